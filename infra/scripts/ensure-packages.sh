@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suites and the judge need, when they are missing.
+# Used by .ci/run and by `npm test` on a fresh machine (needs root for apt-get).
+set -euo pipefail
+need=()
+[ -d /usr/lib/postgresql ] || need+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+[ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
+command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "missing Debian packages: ${need[*]} (run as root, or: sudo apt-get install ${need[*]})" >&2
+  exit 1
+fi
+echo "installing Debian packages: ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >/dev/null

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** Thrown when the environment does not satisfy a process's config schema; lists every problem at once. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Parses environment variables with a zod object schema whose keys are the variable names. */
+export function parseConfig<TShape extends z.ZodRawShape>(
+  shape: TShape,
+  env: Record<string, string | undefined> = process.env,
+): z.output<z.ZodObject<TShape>> {
+  const result = z.object(shape).safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      const present = typeof issue.path[0] === 'string' && env[issue.path[0]] !== undefined;
+      return present ? `${name}: ${issue.message}` : `${name}: is required but not set`;
+    }),
+  );
+}
+
+/** For entry points: parse or print what is wrong and exit(1), so a process never half-starts. */
+export function loadConfigOrExit<TShape extends z.ZodRawShape>(
+  processName: string,
+  shape: TShape,
+): z.output<z.ZodObject<TShape>> {
+  try {
+    return parseConfig(shape);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${processName}: ${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+/** A postgres:// URL, checked for shape so a typo fails at start with the variable's name. */
+export const postgresUrl = z.string().superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not a valid URL (expected postgres://user:password@host:port/database)' });
+    return;
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    ctx.addIssue({ code: 'custom', message: `must use the postgres:// scheme, got "${url.protocol}"` });
+  } else if (!url.hostname) {
+    ctx.addIssue({ code: 'custom', message: 'has no host' });
+  } else if (url.pathname.length <= 1) {
+    ctx.addIssue({ code: 'custom', message: 'has no database name' });
+  }
+});
+
+export const port = z.coerce.number().int().min(1).max(65535);
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');

@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueIntegrityConstraintViolationError } from 'slonik';
+import type { EventRegistry } from '@otog/schemas/events';
+import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '../db/pool.ts';
+import { DuplicateEventError, InvalidAppendError, WrongExpectedVersionError } from './errors.ts';
+import type { Position } from './position.ts';
+
+/** Channel woken on every commit that appended events (NOTIFY is delivered on commit only). */
+export const EVENTS_CHANNEL = 'otog_events';
+
+export interface NewEvent {
+  readonly type: string;
+  readonly data: unknown;
+  /** Ordering key across streams: `user:<id>`, `contest:<id>`, `chat:<room>`. Kafka messages are keyed by it. */
+  readonly scope: string;
+  /** Supply a deterministic id (e.g. uuidv5 of a natural key) to make a retried command idempotent. */
+  readonly eventId?: string;
+  /** Domain time; projections use it instead of now(). Defaults to the append time. */
+  readonly occurredAt?: string;
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+export interface StoredEvent<TData = unknown> extends Position {
+  readonly eventId: string;
+  readonly streamId: string;
+  readonly streamPosition: number;
+  readonly type: string;
+  /** The version the event was written with; `data` has already been upcast to the current version. */
+  readonly schemaVersion: number;
+  readonly scope: string;
+  readonly occurredAt: string;
+  readonly recordedAt: string;
+  readonly data: TData;
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+export type ExpectedVersion = number | 'any' | 'none';
+
+export interface AppendOptions {
+  /** 'none': the stream must not exist; a number: the stream must be exactly at that version. */
+  readonly expectedVersion?: ExpectedVersion;
+  /** Runs in the append's transaction before commit: command-side rows that must commit with the events. */
+  readonly withinTransaction?: (tx: DatabaseTransactionConnection, appended: readonly AppendedEvent[]) => Promise<void>;
+}
+
+export interface AppendedEvent extends Position {
+  readonly eventId: string;
+  readonly streamPosition: number;
+}
+
+export interface AppendResult {
+  readonly streamVersion: number;
+  readonly events: readonly AppendedEvent[];
+  /** True when every event id was already in the log: the retry of an append that had succeeded. */
+  readonly deduplicated: boolean;
+  /** The position of the last event: wait for a projection to pass it to read your own write. */
+  readonly lastPosition: Position;
+}
+
+export interface EventStore {
+  readonly registry: EventRegistry;
+  append(streamId: string, events: readonly NewEvent[], options?: AppendOptions): Promise<AppendResult>;
+  /** Same, inside a transaction the caller owns (its other writes commit or roll back with the events). */
+  appendInTransaction(
+    tx: DatabaseTransactionConnection,
+    streamId: string,
+    events: readonly NewEvent[],
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
+  /**
+   * Up to `limit` committed events after `after`, in (txid, gpos) order, only from transactions older than
+   * every transaction still running, so no later read can find an event before the ones returned.
+   */
+  readAfter(db: Queryable, after: Position, limit: number, options?: { decode?: boolean }): Promise<StoredEvent[]>;
+  readStream(streamId: string, fromStreamPosition?: number): Promise<StoredEvent[]>;
+  /** The newest position a reader can see now; nothing at or below it is still in flight. */
+  headPosition(db?: Queryable): Promise<Position>;
+}
+
+const MAX_BATCH = 10_000;
+const STREAM_ID = /^[A-Za-z0-9][A-Za-z0-9:_.\-]{0,199}$/;
+const SCOPE = /^[a-z][a-z0-9_-]{0,49}:[A-Za-z0-9_.\-]{1,150}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface PreparedEvent {
+  eventId: string;
+  type: string;
+  version: number;
+  scope: string;
+  occurredAt: string;
+  data: string;
+  meta: string;
+}
+
+function prepare(registry: EventRegistry, streamId: string, events: readonly NewEvent[]): PreparedEvent[] {
+  if (!STREAM_ID.test(streamId)) throw new InvalidAppendError(`invalid stream id "${streamId.slice(0, 60)}"`);
+  if (events.length === 0) throw new InvalidAppendError('nothing to append');
+  if (events.length > MAX_BATCH) throw new InvalidAppendError(`at most ${MAX_BATCH} events per append`);
+  const now = new Date().toISOString();
+  const ids = new Set<string>();
+  return events.map((event) => {
+    const eventId = (event.eventId ?? randomUUID()).toLowerCase();
+    if (!UUID.test(eventId)) throw new InvalidAppendError(`event id "${eventId}" is not a UUID`);
+    if (ids.has(eventId)) throw new InvalidAppendError(`event id ${eventId} appears twice in one append`);
+    ids.add(eventId);
+    if (!SCOPE.test(event.scope)) throw new InvalidAppendError(`invalid scope "${event.scope}" (expected kind:id)`);
+    const occurredAt = event.occurredAt ?? now;
+    if (Number.isNaN(Date.parse(occurredAt))) throw new InvalidAppendError(`occurredAt "${occurredAt}" is not a date`);
+    const { version, data } = registry.validateForAppend(event.type, event.data);
+    return {
+      eventId,
+      type: event.type,
+      version,
+      scope: event.scope,
+      occurredAt,
+      data: JSON.stringify(data),
+      meta: JSON.stringify(event.meta ?? {}),
+    };
+  });
+}
+
+interface EventRow {
+  gpos: bigint;
+  txid: bigint;
+  event_id: string;
+  stream_id: string;
+  stream_position: number;
+  type: string;
+  schema_version: number;
+  scope: string;
+  occurred_at: string;
+  recorded_at: string;
+  data: unknown;
+  meta: Record<string, unknown>;
+}
+
+const EVENT_COLUMNS = sql.fragment`gpos, txid, event_id, stream_id, stream_position, type, schema_version, scope,
+  occurred_at, recorded_at, data, meta`;
+
+export function createEventStore(pool: DatabasePool, registry: EventRegistry): EventStore {
+  const toStored = (row: EventRow, decode: boolean): StoredEvent => ({
+    txid: row.txid,
+    gpos: row.gpos,
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    streamPosition: row.stream_position,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    scope: row.scope,
+    occurredAt: row.occurred_at,
+    recordedAt: row.recorded_at,
+    data: decode ? registry.decode(row.type, row.schema_version, row.data) : row.data,
+    meta: row.meta,
+  });
+
+  async function appendOnce(
+    tx: DatabaseTransactionConnection,
+    streamId: string,
+    prepared: PreparedEvent[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    const ids = prepared.map((e) => e.eventId);
+    const existing = await tx.any(sql.unsafe`
+      SELECT event_id, stream_id, stream_position, txid, gpos FROM event_log
+      WHERE event_id = ANY(${sql.array(ids, 'uuid')}) ORDER BY txid, gpos`);
+    if (existing.length === prepared.length && existing.every((row) => row.stream_id === streamId)) {
+      const events = existing.map((row) => ({
+        eventId: row.event_id as string,
+        streamPosition: row.stream_position as number,
+        txid: row.txid as bigint,
+        gpos: row.gpos as bigint,
+      }));
+      const last = events[events.length - 1]!;
+      return { streamVersion: last.streamPosition, events, deduplicated: true, lastPosition: last };
+    }
+    if (existing.length > 0) throw new DuplicateEventError(existing.map((row) => row.event_id as string));
+
+    const current = Number(
+      await tx.oneFirst(sql.unsafe`SELECT coalesce(max(stream_position), 0) FROM event_log WHERE stream_id = ${streamId}`),
+    );
+    const expected = options.expectedVersion ?? 'any';
+    if (expected === 'none' ? current !== 0 : expected !== 'any' && expected !== current) {
+      throw new WrongExpectedVersionError(streamId, expected === 'none' ? 'none' : expected, current);
+    }
+    const rows = await tx.any(sql.unsafe`
+      INSERT INTO event_log (event_id, stream_id, stream_position, type, schema_version, scope, occurred_at, data, meta)
+      SELECT * FROM ${sql.unnest(
+        prepared.map((e, i) => [e.eventId, streamId, current + i + 1, e.type, e.version, e.scope, e.occurredAt, e.data, e.meta]),
+        ['uuid', 'text', 'int4', 'text', 'int4', 'text', 'timestamptz', 'jsonb', 'jsonb'],
+      )}
+      RETURNING event_id, stream_position, txid, gpos`);
+    const events = rows
+      .map((row) => ({
+        eventId: row.event_id as string,
+        streamPosition: row.stream_position as number,
+        txid: row.txid as bigint,
+        gpos: row.gpos as bigint,
+      }))
+      .sort((a, b) => a.streamPosition - b.streamPosition);
+    if (options.withinTransaction) await options.withinTransaction(tx, events);
+    await tx.query(sql.unsafe`SELECT pg_notify(${EVENTS_CHANNEL}, '')`);
+    const last = events[events.length - 1]!;
+    return { streamVersion: last.streamPosition, events, deduplicated: false, lastPosition: last };
+  }
+
+  async function appendInTransaction(
+    outer: DatabaseTransactionConnection,
+    streamId: string,
+    events: readonly NewEvent[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    const prepared = prepare(registry, streamId, events);
+    // A savepoint per attempt: a unique violation from a concurrent append can then be retried
+    // without aborting the caller's transaction.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await outer.transaction((tx) => appendOnce(tx, streamId, prepared, options));
+      } catch (error) {
+        if (!(error instanceof UniqueIntegrityConstraintViolationError) || attempt >= 5) throw error;
+        const racedOnStream = error.constraint === 'event_log_pkey';
+        if (racedOnStream && options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
+          const actual = Number(
+            await outer.oneFirst(sql.unsafe`SELECT coalesce(max(stream_position), 0) FROM event_log WHERE stream_id = ${streamId}`),
+          );
+          throw new WrongExpectedVersionError(streamId, options.expectedVersion, actual);
+        }
+        // Raced with another append of the same ids (the retry will deduplicate) or, with 'any', of the stream.
+      }
+    }
+  }
+
+  return {
+    registry,
+    append: (streamId, events, options) => pool.transaction((tx) => appendInTransaction(tx, streamId, events, options)),
+    appendInTransaction,
+    async readAfter(db, after, limit, options = {}) {
+      const rows = await db.any(sql.unsafe`
+        SELECT ${EVENT_COLUMNS} FROM event_log
+        WHERE (txid, gpos) > (${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)
+          AND txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY txid, gpos
+        LIMIT ${limit}`);
+      return rows.map((row) => toStored(row as EventRow, options.decode ?? true));
+    },
+    async readStream(streamId, fromStreamPosition = 1) {
+      const rows = await pool.any(sql.unsafe`
+        SELECT ${EVENT_COLUMNS} FROM event_log
+        WHERE stream_id = ${streamId} AND stream_position >= ${fromStreamPosition}
+        ORDER BY stream_position`);
+      return rows.map((row) => toStored(row as EventRow, true));
+    },
+    async headPosition(db = pool) {
+      const row = await db.maybeOne(sql.unsafe`
+        SELECT txid, gpos FROM event_log
+        WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY txid DESC, gpos DESC LIMIT 1`);
+      return row ? { txid: row.txid as bigint, gpos: row.gpos as bigint } : { txid: 0n, gpos: 0n };
+    },
+  };
+}

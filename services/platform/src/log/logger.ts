@@ -1,0 +1,42 @@
+import { pino, type Logger } from 'pino';
+
+/** Paths that must never reach a log line (passwords, tokens, connection strings with credentials). */
+export const redactedPaths = [
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'accessToken',
+  '*.accessToken',
+  'refreshToken',
+  '*.refreshToken',
+  'authorization',
+  '*.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'databaseUrl',
+  '*.databaseUrl',
+  'DATABASE_URL',
+  '*.DATABASE_URL',
+];
+
+export type { Logger };
+
+export function createLogger(options: { name: string; level?: string; destination?: NodeJS.WritableStream }): Logger {
+  return pino(
+    { name: options.name, level: options.level ?? 'info', redact: { paths: redactedPaths, censor: '[redacted]' } },
+    options.destination ?? process.stdout,
+  );
+}
+
+/** A URL with its password replaced, for messages that name a database. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable url)';
+  }
+}

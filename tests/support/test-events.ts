@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { createEventRegistry, defineEvent } from '@otog/schemas/events';
+
+/** Events used only by the platform suites (the product's catalogue lives in schemas/events). */
+export const CounterIncremented = defineEvent({
+  type: 'CounterIncremented',
+  schema: z.object({ counter: z.string().min(1), by: z.number().int(), seq: z.number().int().nonnegative().optional() }).strict(),
+});
+
+/** Version 2 renamed `name` to `title`; v1 rows in the log are upcast on read. */
+export const TaskRenamed = defineEvent({
+  type: 'TaskRenamed',
+  version: 2,
+  schema: z.object({ taskId: z.number().int().positive(), title: z.string().min(1) }).strict(),
+  upcasters: {
+    1: (v1) => {
+      const { name, ...rest } = v1 as { name: string; taskId: number };
+      return { ...rest, title: name };
+    },
+  },
+});
+
+export const testRegistry = createEventRegistry([CounterIncremented, TaskRenamed]);
