@@ -3,7 +3,7 @@ import { UniqueIntegrityConstraintViolationError } from 'slonik';
 import type { EventRegistry } from '@otog/schemas/events';
 import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '../db/pool.ts';
 import { DuplicateEventError, InvalidAppendError, WrongExpectedVersionError } from './errors.ts';
-import type { Position } from './position.ts';
+import { LOG_START, type Position } from './position.ts';
 
 /** Channel woken on every commit that appended events (NOTIFY is delivered on commit only). */
 export const EVENTS_CHANNEL = 'otog_events';
@@ -134,6 +134,21 @@ interface EventRow {
   meta: Record<string, unknown>;
 }
 
+interface AppendedRow {
+  event_id: string;
+  stream_id: string;
+  stream_position: number;
+  txid: bigint;
+  gpos: bigint;
+}
+
+const toAppended = (row: AppendedRow): AppendedEvent => ({
+  eventId: row.event_id,
+  streamPosition: row.stream_position,
+  txid: row.txid,
+  gpos: row.gpos,
+});
+
 const EVENT_COLUMNS = sql.fragment`gpos, txid, event_id, stream_id, stream_position, type, schema_version, scope,
   occurred_at, recorded_at, data, meta`;
 
@@ -160,42 +175,32 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
     options: AppendOptions,
   ): Promise<AppendResult> {
     const ids = prepared.map((e) => e.eventId);
-    const existing = await tx.any(sql.unsafe`
+    const existing = (await tx.any(sql.unsafe`
       SELECT event_id, stream_id, stream_position, txid, gpos FROM event_log
-      WHERE event_id = ANY(${sql.array(ids, 'uuid')}) ORDER BY txid, gpos`);
+      WHERE event_id = ANY(${sql.array(ids, 'uuid')}) ORDER BY txid, gpos`)) as readonly AppendedRow[];
     if (existing.length === prepared.length && existing.every((row) => row.stream_id === streamId)) {
-      const events = existing.map((row) => ({
-        eventId: row.event_id as string,
-        streamPosition: row.stream_position as number,
-        txid: row.txid as bigint,
-        gpos: row.gpos as bigint,
-      }));
+      const events = existing.map(toAppended);
       const last = events[events.length - 1]!;
       return { streamVersion: last.streamPosition, events, deduplicated: true, lastPosition: last };
     }
-    if (existing.length > 0) throw new DuplicateEventError(existing.map((row) => row.event_id as string));
+    if (existing.length > 0) throw new DuplicateEventError(existing.map((row) => row.event_id));
 
     const current = Number(
       await tx.oneFirst(sql.unsafe`SELECT coalesce(max(stream_position), 0) FROM event_log WHERE stream_id = ${streamId}`),
     );
     const expected = options.expectedVersion ?? 'any';
-    if (expected === 'none' ? current !== 0 : expected !== 'any' && expected !== current) {
-      throw new WrongExpectedVersionError(streamId, expected === 'none' ? 'none' : expected, current);
+    if (expected !== 'any' && (expected === 'none' ? current !== 0 : expected !== current)) {
+      throw new WrongExpectedVersionError(streamId, expected, current);
     }
-    const rows = await tx.any(sql.unsafe`
+    const rows = (await tx.any(sql.unsafe`
       INSERT INTO event_log (event_id, stream_id, stream_position, type, schema_version, scope, occurred_at, data, meta)
       SELECT * FROM ${sql.unnest(
         prepared.map((e, i) => [e.eventId, streamId, current + i + 1, e.type, e.version, e.scope, e.occurredAt, e.data, e.meta]),
         ['uuid', 'text', 'int4', 'text', 'int4', 'text', 'timestamptz', 'jsonb', 'jsonb'],
       )}
-      RETURNING event_id, stream_position, txid, gpos`);
+      RETURNING event_id, stream_id, stream_position, txid, gpos`)) as readonly AppendedRow[];
     const events = rows
-      .map((row) => ({
-        eventId: row.event_id as string,
-        streamPosition: row.stream_position as number,
-        txid: row.txid as bigint,
-        gpos: row.gpos as bigint,
-      }))
+      .map(toAppended)
       .sort((a, b) => a.streamPosition - b.streamPosition);
     if (options.withinTransaction) await options.withinTransaction(tx, events);
     await tx.query(sql.unsafe`SELECT pg_notify(${EVENTS_CHANNEL}, '')`);
@@ -240,21 +245,21 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
           AND txid < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY txid, gpos
         LIMIT ${limit}`);
-      return rows.map((row) => toStored(row as EventRow, options.decode ?? true));
+      return (rows as readonly EventRow[]).map((row) => toStored(row, options.decode ?? true));
     },
     async readStream(streamId, fromStreamPosition = 1) {
       const rows = await pool.any(sql.unsafe`
         SELECT ${EVENT_COLUMNS} FROM event_log
         WHERE stream_id = ${streamId} AND stream_position >= ${fromStreamPosition}
         ORDER BY stream_position`);
-      return rows.map((row) => toStored(row as EventRow, true));
+      return (rows as readonly EventRow[]).map((row) => toStored(row, true));
     },
     async headPosition(db = pool) {
-      const row = await db.maybeOne(sql.unsafe`
+      const row = (await db.maybeOne(sql.unsafe`
         SELECT txid, gpos FROM event_log
         WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY txid DESC, gpos DESC LIMIT 1`);
-      return row ? { txid: row.txid as bigint, gpos: row.gpos as bigint } : { txid: 0n, gpos: 0n };
+        ORDER BY txid DESC, gpos DESC LIMIT 1`)) as Position | null;
+      return row ? { txid: row.txid, gpos: row.gpos } : LOG_START;
     },
   };
 }

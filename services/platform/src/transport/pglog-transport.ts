@@ -1,0 +1,134 @@
+import type { Logger } from 'pino';
+import { EventSchemaError } from '@otog/schemas/events';
+import type { DatabasePool } from '../db/pool.ts';
+import type { NotificationListener } from '../db/listen.ts';
+import { EVENTS_CHANNEL, type EventStore } from '../eventstore/event-store.ts';
+import { comparePositions } from '../eventstore/position.ts';
+import {
+  CheckpointConflictError,
+  ensureCheckpoint,
+  lockCheckpoint,
+  markFaulted,
+  readCheckpoint,
+  type CheckpointKey,
+} from '../runner/checkpoints.ts';
+import { applyBatch, type EventConsumer } from '../runner/consumer.ts';
+import { waitForCheckpoint } from '../runner/wait.ts';
+import type { EventTransport, SubscribeOptions, Subscription } from './event-transport.ts';
+
+export interface PgLogTransportOptions {
+  readonly pool: DatabasePool;
+  readonly store: EventStore;
+  readonly listener: NotificationListener;
+  readonly logger?: Logger;
+  /** Fallback poll when no NOTIFY arrives, and the retry pace while another instance holds the lock. */
+  readonly pollIntervalMs?: number;
+}
+
+type Step = 'applied' | 'idle' | 'locked' | 'stopped';
+
+/** Reads the Postgres log directly: one checkpoint part '*', single active instance by SKIP LOCKED. */
+export function createPgLogTransport(options: PgLogTransportOptions): EventTransport {
+  const { pool, store, listener, logger } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+
+  return {
+    kind: 'pglog',
+    async subscribe(consumer: EventConsumer, subscribeOptions: SubscribeOptions = {}): Promise<Subscription> {
+      const key: CheckpointKey = { consumer: consumer.name, source: 'pglog', part: '*' };
+      const batchSize = subscribeOptions.batchSize ?? 500;
+      const maxAttempts = subscribeOptions.maxAttempts ?? 5;
+      await ensureCheckpoint(pool, key);
+
+      let running = true;
+      let wake: (() => void) | undefined;
+      let pending = false;
+      const nudge = () => {
+        pending = true;
+        wake?.();
+      };
+      const off = listener.on(EVENTS_CHANNEL, nudge);
+      const sleep = (ms: number) =>
+        new Promise<void>((resolve) => {
+          if (pending || !running) return resolve();
+          const timer = setTimeout(resolve, ms);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        }).finally(() => {
+          wake = undefined;
+          pending = false;
+        });
+
+      const step = (limit: number): Promise<Step> =>
+        pool.transaction(async (tx) => {
+          const checkpoint = await lockCheckpoint(tx, key, { skipLocked: true });
+          if (!checkpoint) return 'locked';
+          if (checkpoint.status !== 'running') return 'stopped';
+          const events = await store.readAfter(tx, checkpoint, limit);
+          if (events.length === 0) return 'idle';
+          const outcome = await applyBatch(tx, key, checkpoint, consumer, events);
+          subscribeOptions.onBatch?.(outcome);
+          return 'applied';
+        });
+
+      const loop = async () => {
+        let failures = 0;
+        while (running) {
+          let result: Step;
+          try {
+            // After a failure, go one event at a time so the fault names the exact event.
+            result = await step(failures > 0 ? 1 : batchSize);
+            failures = 0;
+          } catch (error) {
+            if (error instanceof CheckpointConflictError) continue;
+            failures += 1;
+            const message = error instanceof Error ? error.message : String(error);
+            logger?.warn({ consumer: consumer.name, attempt: failures, err: message }, 'consumer batch failed');
+            if (failures >= maxAttempts || error instanceof EventSchemaError) {
+              const checkpoint = await readCheckpoint(pool, key);
+              const [next] = checkpoint ? await store.readAfter(pool, checkpoint, 1, { decode: false }) : [];
+              const fault = { eventId: next?.eventId ?? null, message, attempts: failures };
+              await markFaulted(pool, key, fault);
+              logger?.error({ consumer: consumer.name, ...fault }, 'consumer faulted; it stays stopped until skipped or rebuilt');
+              subscribeOptions.onFault?.(fault);
+              failures = 0;
+              continue;
+            }
+            await sleep(Math.min(50 * 2 ** failures, 5_000));
+            continue;
+          }
+          if (result === 'applied') continue;
+          await sleep(pollIntervalMs);
+        }
+      };
+      const done = loop().catch((error: unknown) => {
+        logger?.error({ consumer: consumer.name, err: String(error) }, 'consumer loop crashed');
+      });
+
+      return {
+        consumer: consumer.name,
+        waitFor: (event, timeoutMs = 10_000) =>
+          waitForCheckpoint(
+            listener,
+            consumer.name,
+            async () => {
+              const checkpoint = await readCheckpoint(pool, key);
+              if (!checkpoint) return { state: 'pending' };
+              if (comparePositions(checkpoint, event) >= 0) return { state: 'reached' };
+              if (checkpoint.status === 'faulted') return { state: 'faulted', detail: JSON.stringify(checkpoint.error) };
+              return { state: 'pending' };
+            },
+            timeoutMs,
+          ),
+        async stop() {
+          running = false;
+          off();
+          wake?.();
+          await done;
+        },
+      };
+    },
+  };
+}
