@@ -1,0 +1,119 @@
+import type { Logger } from 'pino';
+import type { DatabasePool } from '../db/pool.ts';
+import type { EventStore } from '../eventstore/event-store.ts';
+import { comparePositions, type Position } from '../eventstore/position.ts';
+import type { EventTransport, SubscribeOptions, Subscription } from '../transport/event-transport.ts';
+import { readCheckpoint } from './checkpoints.ts';
+import type { EventConsumer } from './consumer.ts';
+import { slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
+import { cutover, ensureCodeSlot, listSlots } from './projection-slots.ts';
+
+export interface ProjectionRunnerOptions {
+  readonly pool: DatabasePool;
+  readonly store: EventStore;
+  readonly transport: EventTransport;
+  readonly projections: readonly ProjectionDefinition[];
+  readonly logger?: Logger;
+  /** How often slots are re-read (a rebuild or cutover done by another process is picked up). */
+  readonly refreshIntervalMs?: number;
+  /** Switch a building slot live as soon as it has caught up with the log. */
+  readonly autoCutover?: boolean;
+  readonly subscribeOptions?: SubscribeOptions;
+}
+
+export interface ProjectionRunner {
+  /** Resolves once the projection's live slot has applied `event` (read-your-writes). */
+  waitFor(projection: string, event: Position & { scope: string }, timeoutMs?: number): Promise<void>;
+  /** Re-reads slots now instead of at the next refresh. */
+  refresh(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function slotConsumer(definition: ProjectionDefinition, version: number): EventConsumer {
+  const tables = slotTables(definition, version);
+  return {
+    name: slotConsumerName(definition.name, version),
+    types: new Set(definition.handles),
+    handle: (tx, events) => definition.apply(tx, events, tables),
+  };
+}
+
+/** Keeps every live and building slot of the given projections folding, through one transport. */
+export async function startProjectionRunner(options: ProjectionRunnerOptions): Promise<ProjectionRunner> {
+  const { pool, store, transport, projections, logger } = options;
+  const byName = new Map(projections.map((p) => [p.name, p]));
+  if (byName.size !== projections.length) throw new Error('two projections share a name');
+  const running = new Map<string, { subscription: Subscription; projection: string; version: number }>();
+  let stopped = false;
+  let refreshing: Promise<void> | undefined;
+
+  const subscribeSlot = async (definition: ProjectionDefinition, version: number) => {
+    const name = slotConsumerName(definition.name, version);
+    if (running.has(name)) return;
+    const subscription = await transport.subscribe(slotConsumer(definition, version), options.subscribeOptions);
+    running.set(name, { subscription, projection: definition.name, version });
+    logger?.info({ projection: definition.name, version, transport: transport.kind }, 'projection slot started');
+  };
+
+  const refreshOnce = async () => {
+    for (const definition of projections) {
+      const wanted = await ensureCodeSlot(pool, definition);
+      for (const version of wanted) await subscribeSlot(definition, version);
+    }
+    const slots = await listSlots(pool);
+    for (const slot of slots) {
+      const name = slotConsumerName(slot.projection, slot.version);
+      const entry = running.get(name);
+      if (entry && slot.state === 'retired') {
+        running.delete(name);
+        await entry.subscription.stop();
+        logger?.info({ projection: slot.projection, version: slot.version }, 'projection slot retired');
+      }
+      const definition = byName.get(slot.projection);
+      if (options.autoCutover !== false && definition && slot.state === 'building' && entry && slot.checkpointStatus === 'running') {
+        const head = await store.headPosition();
+        if (comparePositions(slot, head) >= 0) {
+          const { retired } = await cutover(pool, store, definition, slot.version).catch((error: unknown) => {
+            logger?.warn({ projection: slot.projection, err: String(error) }, 'cutover deferred');
+            return { retired: undefined };
+          });
+          if (retired !== undefined) logger?.info({ projection: slot.projection, live: slot.version, retired }, 'projection cut over');
+        }
+      }
+    }
+  };
+  const refresh = () => {
+    refreshing ??= refreshOnce().finally(() => (refreshing = undefined));
+    return refreshing;
+  };
+
+  await refresh();
+  const timer = setInterval(() => {
+    if (!stopped) refresh().catch((error: unknown) => logger?.error({ err: String(error) }, 'projection refresh failed'));
+  }, options.refreshIntervalMs ?? 1_000);
+
+  return {
+    refresh,
+    async waitFor(projection, event, timeoutMs = 10_000) {
+      const [live] = (await listSlots(pool, projection)).filter((s) => s.state === 'live');
+      if (!live) throw new Error(`projection ${projection} has no live slot`);
+      const entry = running.get(slotConsumerName(projection, live.version));
+      if (entry) return entry.subscription.waitFor(event, timeoutMs);
+      // The live slot is folded by another process (or older code): watch its checkpoint instead.
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const checkpoint = await readCheckpoint(pool, { consumer: slotConsumerName(projection, live.version), source: 'pglog', part: '*' });
+        if (checkpoint && comparePositions(checkpoint, event) >= 0) return;
+        if (Date.now() > deadline) throw new Error(`projection ${projection} did not reach the position within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await refreshing?.catch(() => undefined);
+      await Promise.all([...running.values()].map((entry) => entry.subscription.stop()));
+      running.clear();
+    },
+  };
+}
