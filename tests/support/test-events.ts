@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createEventRegistry, defineEvent } from '@otog/schemas/events';
+import { createEventRegistry, defineEvent, otogEvents } from '@otog/schemas/events';
 
 /** Events used only by the platform suites (the product's catalogue lives in schemas/events). */
 export const CounterIncremented = defineEvent({
@@ -20,4 +20,5 @@ export const TaskRenamed = defineEvent({
   },
 });
 
-export const testRegistry = createEventRegistry([CounterIncremented, TaskRenamed]);
+/** The product's catalogue plus the test events, so product projections can run in the platform suites. */
+export const testRegistry = createEventRegistry([...otogEvents, CounterIncremented, TaskRenamed]);

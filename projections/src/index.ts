@@ -1,0 +1,8 @@
+import type { ProjectionDefinition } from '@otog/platform/runner/projection';
+
+/**
+ * Every read model the product serves, folded by the projection runner. Each capability adds its
+ * projections here (submissions, scoreboard, ...). tests/platform/projection-redelivery.test.ts requires
+ * sample events for each one and proves that redelivered events change nothing.
+ */
+export const allProjections: readonly ProjectionDefinition[] = [];
