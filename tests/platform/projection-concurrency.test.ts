@@ -43,7 +43,7 @@ describe('concurrency proof', () => {
         );
         for (const position of lastPositions) await a.runner.waitFor('ledger', position, 30_000);
 
-        const logged = (await db.pool.any(sql.unsafe`SELECT event_id FROM event_log ORDER BY txid, gpos`)).map((r) => r.event_id);
+        const logged = (await db.pool.any(sql.unsafe`SELECT event_id FROM event_log ORDER BY txid, gpos`)).map((r) => (r as { event_id: string }).event_id);
         const applied = (await db.pool.any(sql.unsafe`SELECT event_id, txid, gpos FROM rm_ledger_v1_applied ORDER BY n`)) as Array<
           Position & { event_id: string }
         >;

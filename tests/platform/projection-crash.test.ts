@@ -64,7 +64,7 @@ describe('crash proof', () => {
     } finally {
       await resumed.stop();
     }
-    const seqs = (await db.pool.any(sql.unsafe`SELECT seq FROM rm_ledger_v1_applied ORDER BY n`)).map((r) => r.seq);
+    const seqs = (await db.pool.any(sql.unsafe`SELECT seq FROM rm_ledger_v1_applied ORDER BY n`)).map((r) => (r as { seq: number }).seq);
     expect(seqs).toEqual(Array.from({ length: EVENTS }, (_, i) => i + 1));
     expect(await db.pool.one(sql.unsafe`SELECT total, events FROM rm_ledger_v1_totals`)).toEqual({ total: BigInt(EVENTS), events: EVENTS });
   });

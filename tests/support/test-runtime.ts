@@ -35,6 +35,6 @@ export async function startTestProjector(
   };
 }
 
-export async function dumpTable(db: TestDatabase, table: string, orderBy: string): Promise<unknown[]> {
+export async function dumpTable(db: TestDatabase, table: string, orderBy: string): Promise<readonly unknown[]> {
   return db.pool.any(sql.unsafe`SELECT * FROM ${sql.identifier([table])} ORDER BY ${sql.identifier([orderBy])}`);
 }

@@ -17,6 +17,8 @@ export interface EventConsumer {
 }
 
 export interface BatchOutcome {
+  /** Events delivered in the batch, whatever their type. */
+  readonly scanned: number;
   /** Events given to the handler (after dropping duplicates and unwanted types). */
   readonly applied: number;
   /** Events at or below the checkpoint: redeliveries, dropped by position. */
@@ -46,5 +48,5 @@ export async function applyBatch(
   if (comparePositions(next, checkpoint) !== 0 || options.kafkaOffset !== undefined) {
     await advanceCheckpoint(tx, key, checkpoint, next, options.kafkaOffset);
   }
-  return { applied: wanted.length, duplicates: delivered.length - fresh.length, checkpoint: next };
+  return { scanned: delivered.length, applied: wanted.length, duplicates: delivered.length - fresh.length, checkpoint: next };
 }

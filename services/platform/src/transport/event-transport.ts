@@ -20,7 +20,7 @@ export interface SubscribeOptions {
   /** Handler attempts before the consumer is marked faulted (never skipped silently). */
   readonly maxAttempts?: number;
   /** Called for each committed batch: progress bars, metrics. */
-  readonly onBatch?: (info: { applied: number; duplicates: number; checkpoint: Position }) => void;
+  readonly onBatch?: (info: { scanned: number; applied: number; duplicates: number; checkpoint: Position }) => void;
   readonly onFault?: (info: { eventId: string | null; message: string }) => void;
 }
 

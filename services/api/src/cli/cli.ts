@@ -1,0 +1,151 @@
+import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
+import type { Logger } from 'pino';
+import { sql, type DatabasePool } from '@otog/platform/db/pool';
+import type { NotificationListener } from '@otog/platform/db/listen';
+import type { EventStore } from '@otog/platform/eventstore/event-store';
+import { encodePosition, type Position } from '@otog/platform/eventstore/position';
+import type { ProjectionDefinition } from '@otog/platform/runner/projection';
+import { slotConsumerName } from '@otog/platform/runner/projection';
+import { slotConsumer } from '@otog/platform/runner/projection-runner';
+import { createRebuildSlot, cutover, listSlots } from '@otog/platform/runner/projection-slots';
+import { skipNextEvent } from '@otog/platform/runner/skip';
+import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
+
+export const usage = `usage: npm run cli -- <command>
+
+  migrate                                     apply pending database migrations
+  projections status                          every slot: state, position, events behind, faults
+  projections rebuild <name> [--no-cutover]   build a new slot from the whole log beside the live one,
+                                              then switch to it (unless --no-cutover)
+  projections cutover <name> <version> [--force]
+                                              make a building slot live (refused while it lags)
+  projections skip <name> [--version <n>]     move a faulted slot past the event it fails on (logged)
+`;
+
+export interface CliContext {
+  readonly pool: DatabasePool;
+  readonly store: EventStore;
+  readonly listener: NotificationListener;
+  readonly projections: readonly ProjectionDefinition[];
+  readonly logger: Logger;
+  readonly out: NodeJS.WritableStream;
+  /** Progress bars go here (stderr in a terminal). */
+  readonly progress: NodeJS.WritableStream;
+  readonly migrate: () => Promise<{ applied: string[]; version: number }>;
+}
+
+export class UsageError extends Error {}
+
+/** Runs one operator command; returns the process exit code. */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: { 'no-cutover': { type: 'boolean' }, force: { type: 'boolean' }, version: { type: 'string' } },
+  });
+  const [command, sub, name, extra] = positionals;
+  const print = (line: string) => ctx.out.write(`${line}\n`);
+  const projection = (): ProjectionDefinition => {
+    const found = ctx.projections.find((p) => p.name === name);
+    if (!found) {
+      const known = ctx.projections.map((p) => p.name).join(', ') || '(none registered)';
+      throw new UsageError(`unknown projection "${name ?? ''}"; known: ${known}`);
+    }
+    return found;
+  };
+
+  if (command === 'migrate' && !sub) {
+    const { applied, version } = await ctx.migrate();
+    print(applied.length ? `applied ${applied.join(', ')}; schema version ${version}` : `schema is up to date (version ${version})`);
+    return 0;
+  }
+  if (command !== 'projections') throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+
+  switch (sub) {
+    case 'status':
+      await printStatus(ctx, print);
+      return 0;
+    case 'rebuild': {
+      const definition = projection();
+      const version = await createRebuildSlot(ctx.pool, definition);
+      print(`building ${definition.name} v${version} from the log`);
+      await buildToHead(ctx, definition, version);
+      if (values['no-cutover']) {
+        print(`${definition.name} v${version} is built; switch with: projections cutover ${definition.name} ${version}`);
+        return 0;
+      }
+      const { retired } = await cutover(ctx.pool, ctx.store, definition, version, { force: true });
+      print(`${definition.name} v${version} is live${retired === null ? '' : `; v${retired} retired`}`);
+      return 0;
+    }
+    case 'cutover': {
+      const definition = projection();
+      const version = Number(extra);
+      if (!Number.isInteger(version) || version < 1) throw new UsageError('cutover needs a slot version number');
+      const { retired } = await cutover(ctx.pool, ctx.store, definition, version, { force: values.force ?? false });
+      print(`${definition.name} v${version} is live${retired === null ? '' : `; v${retired} retired`}`);
+      return 0;
+    }
+    case 'skip': {
+      const definition = projection();
+      const slots = await listSlots(ctx.pool, definition.name);
+      const version = values.version ? Number(values.version) : slots.find((s) => s.checkpointStatus === 'faulted')?.version;
+      if (!version) throw new UsageError(`${definition.name} has no faulted slot`);
+      const skipped = await skipNextEvent(ctx.pool, ctx.store, { consumer: slotConsumerName(definition.name, version), source: 'pglog', part: '*' });
+      ctx.logger.warn({ projection: definition.name, version, eventId: skipped.eventId, type: skipped.type }, 'event skipped by operator');
+      print(`skipped ${skipped.type} ${skipped.eventId} at ${encodePosition(skipped)}; ${definition.name} v${version} resumes`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown projections command "${sub ?? ''}"`);
+  }
+}
+
+async function eventsAfter(pool: DatabasePool, position: Position): Promise<number> {
+  return Number(
+    await pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM event_log WHERE (txid, gpos) > (${position.txid.toString()}::xid8, ${position.gpos.toString()}::bigint)`),
+  );
+}
+
+async function printStatus(ctx: CliContext, print: (line: string) => void): Promise<void> {
+  const slots = await listSlots(ctx.pool);
+  const registered = new Set(ctx.projections.map((p) => p.name));
+  if (slots.length === 0) print('no projection slots yet (they are created when the runner first starts)');
+  for (const slot of slots) {
+    const behind = slot.state === 'retired' ? '-' : String(await eventsAfter(ctx.pool, slot));
+    const fault = slot.checkpointStatus === 'faulted' ? `  FAULTED ${JSON.stringify(slot.error)}` : '';
+    const unknown = registered.has(slot.projection) ? '' : '  (not in this code)';
+    print(`${slot.projection} v${slot.version}  ${slot.state.padEnd(8)} at ${encodePosition(slot)}  behind ${behind}${fault}${unknown}`);
+  }
+}
+
+/** Folds a slot in this process until it reaches the head of the log as it was when we started. */
+async function buildToHead(ctx: CliContext, definition: ProjectionDefinition, version: number): Promise<void> {
+  const target = await ctx.store.headPosition();
+  const total = await eventsAfter(ctx.pool, { txid: 0n, gpos: 0n });
+  const bar = new SingleBar({
+    stream: ctx.progress,
+    format: `${definition.name} v${version} [{bar}] {percentage}% {value}/{total} events {eta_formatted} left`,
+    noTTYOutput: true,
+    notTTYSchedule: 2_000,
+  });
+  bar.start(Math.max(total, 1), 0);
+  let done = 0;
+  const transport = createPgLogTransport({ pool: ctx.pool, store: ctx.store, listener: ctx.listener, pollIntervalMs: 100 });
+  const subscription = await transport.subscribe(slotConsumer(definition, version), {
+    batchSize: 2_000,
+    onBatch: ({ scanned }) => {
+      done += scanned;
+      bar.update(Math.min(done, total));
+    },
+  });
+  try {
+    await subscription.waitFor({ ...target, scope: '' }, 24 * 3_600_000);
+    bar.update(total);
+  } finally {
+    bar.stop();
+    await subscription.stop();
+  }
+}
