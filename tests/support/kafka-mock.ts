@@ -21,7 +21,7 @@ export async function startKafkaMock(options: { brokers?: number; topics?: strin
     execFileSync('cc', ['-O2', '-o', binary, SOURCE, '-lrdkafka'], { stdio: 'pipe' });
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-    throw new Error(`building the Kafka mock failed (is librdkafka-dev installed?): ${stderr}`);
+    throw new Error(`building the Kafka mock failed (is librdkafka-dev installed?): ${stderr}`, { cause: error });
   }
   const child = spawn(binary, [String(options.brokers ?? 3), ...(options.topics ?? [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines: string[] = [];

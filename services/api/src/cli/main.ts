@@ -20,7 +20,7 @@ const logger = createLogger({ name: 'otog-cli', level: config.LOG_LEVEL, destina
 const database = await openCliDatabase(config, logger);
 const pool = await createDbPool(database.url);
 const listener = createNotificationListener(database.url, logger);
-let code = 1;
+let code: number;
 try {
   code = await runCli(argv, {
     pool,

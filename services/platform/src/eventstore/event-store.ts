@@ -78,8 +78,8 @@ export interface EventStore {
 }
 
 const MAX_BATCH = 10_000;
-const STREAM_ID = /^[A-Za-z0-9][A-Za-z0-9:_.\-]{0,199}$/;
-const SCOPE = /^[a-z][a-z0-9_-]{0,49}:[A-Za-z0-9_.\-]{1,150}$/;
+const STREAM_ID = /^[A-Za-z0-9][A-Za-z0-9:_.-]{0,199}$/;
+const SCOPE = /^[a-z][a-z0-9_-]{0,49}:[A-Za-z0-9_.-]{1,150}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface PreparedEvent {

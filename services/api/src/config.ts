@@ -1,0 +1,38 @@
+/**
+ * Environment of the single-machine / API process (`npm start`). Every variable is read here and only here.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { loadConfigOrExit, logLevel, parseConfig, port, postgresUrl } from '@otog/platform/config/define-config';
+
+/** The checkout's root: the default data directory belongs to the checkout, wherever the process is started from. */
+export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+export const apiConfigShape = {
+  PORT: port.default(3000),
+  /** Loopback by default: a fresh `npm start` on a laptop is not reachable from the network; set 0.0.0.0 to serve a LAN. */
+  HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+  /** When unset, an embedded Postgres runs in OTOG_DATA_DIR/postgres. */
+  DATABASE_URL: postgresUrl.optional(),
+  /** The default is `<checkout>/data`; a relative value is resolved against the current directory. */
+  OTOG_DATA_DIR: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .default(resolve(repoRoot, 'data'))
+    .transform((dir) => resolve(dir)),
+  LOG_LEVEL: logLevel,
+};
+
+export type ApiConfig = z.output<z.ZodObject<typeof apiConfigShape>>;
+
+/** Parses the given environment; throws ConfigError listing every problem. */
+export function readApiConfig(env: Record<string, string | undefined>): ApiConfig {
+  return parseConfig(apiConfigShape, env);
+}
+
+/** For the entry point: the process environment, or a message naming each bad variable and exit(1). */
+export function loadApiConfig(): ApiConfig {
+  return loadConfigOrExit('otog', apiConfigShape);
+}

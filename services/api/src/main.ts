@@ -1,0 +1,80 @@
+/**
+ * `npm start`: the single-machine entry point. Reads the environment (or exits naming the bad variable),
+ * starts an embedded Postgres when DATABASE_URL is unset, migrates, serves the API under /api and stops
+ * cleanly on SIGINT/SIGTERM/SIGHUP (server first, then Postgres).
+ */
+import { migrate } from '@otog/platform/db/migrate';
+import { createLogger, describeUrl } from '@otog/platform/log/logger';
+import { API_PREFIX, buildApp } from './app.ts';
+import { loadApiConfig } from './config.ts';
+import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
+
+const config = loadApiConfig();
+const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
+
+/** What to undo, newest last; shutdown runs it in reverse. */
+const cleanups: Array<{ name: string; run: () => Promise<void> }> = [];
+let shuttingDown: Promise<void> | undefined;
+/** Set by the first SIGINT/SIGTERM/SIGHUP: a start in progress stops at its next step. */
+let signalled = false;
+
+function shutdown(exitCode: number): Promise<void> {
+  shuttingDown ??= (async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup.run();
+      } catch (error) {
+        logger.error({ err: error }, `stopping ${cleanup.name} failed`);
+        exitCode = 1;
+      }
+    }
+    logger.info({ exitCode }, 'stopped');
+    process.exit(exitCode);
+  })();
+  return shuttingDown;
+}
+
+async function start(): Promise<void> {
+  let databaseUrl = config.DATABASE_URL;
+  if (databaseUrl === undefined) {
+    const postgres = await startEmbeddedPostgres({ dataDir: config.OTOG_DATA_DIR, logger, ownsSignals: true });
+    cleanups.push({ name: 'the embedded Postgres', run: postgres.stop });
+    databaseUrl = postgres.url;
+  } else {
+    logger.info({ database: describeUrl(databaseUrl) }, 'using DATABASE_URL');
+  }
+
+  if (signalled) return;
+  const migration = await migrate(databaseUrl);
+  logger.info({ applied: migration.applied, version: migration.version }, 'database migrated');
+  if (signalled) return;
+
+  const app = buildApp({ logger });
+  cleanups.push({ name: 'the HTTP server', run: () => app.close() });
+  await app.listen({ port: config.PORT, host: config.HOST });
+
+  const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+  process.stdout.write(`\nOTOG is running at ${base}/\nAPI: ${base}${API_PREFIX}\nStop with Ctrl-C.\n\n`);
+}
+
+// Signals first: embedded-postgres installs (and we then remove) its own handlers while starting.
+let starting: Promise<void> = Promise.resolve();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (signalled) {
+      process.stderr.write(`otog: ${signal} again, exiting without waiting\n`);
+      process.exit(1);
+    }
+    signalled = true;
+    logger.info({ signal }, 'stopping');
+    // Let a start in progress finish registering what it started, then undo all of it.
+    void starting.then(() => shutdown(0));
+  });
+}
+
+starting = start().catch((error: unknown) => {
+  process.stderr.write(`otog: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  logger.debug({ err: error }, 'start failed');
+  return shutdown(1);
+});

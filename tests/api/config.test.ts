@@ -1,0 +1,61 @@
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig, port, postgresUrl } from '@otog/platform/config/define-config';
+import { readApiConfig, repoRoot } from '@otog/api/config';
+
+function problemsOf(fn: () => unknown): readonly string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  const shape = { NAME: z.string(), PORT: port, DATABASE_URL: postgresUrl };
+
+  it('reports every problem at once, telling missing from invalid', () => {
+    const problems = problemsOf(() => parseConfig(shape, { PORT: 'abc', DATABASE_URL: 'mysql://x' }));
+    expect(problems).toHaveLength(3);
+    expect(problems).toContain('NAME: is required but not set');
+    expect(problems.find((p) => p.startsWith('PORT: '))).not.toContain('required');
+    expect(problems).toContain('DATABASE_URL: must use the postgres:// scheme, got "mysql:"');
+  });
+
+  it('names the variable in the error message', () => {
+    expect(() => parseConfig(shape, { NAME: 'x', PORT: '99999', DATABASE_URL: 'postgres://h/db' })).toThrow(/PORT:/);
+    expect(() => parseConfig(shape, { NAME: 'x', PORT: '1', DATABASE_URL: 'nonsense' })).toThrow(/DATABASE_URL: is not a valid URL/);
+  });
+
+  it('returns typed values', () => {
+    expect(parseConfig(shape, { NAME: 'x', PORT: '8080', DATABASE_URL: 'postgres://u:p@h:5432/db' })).toEqual({
+      NAME: 'x',
+      PORT: 8080,
+      DATABASE_URL: 'postgres://u:p@h:5432/db',
+    });
+  });
+});
+
+describe('the API process config', () => {
+  it('has defaults for everything', () => {
+    expect(readApiConfig({})).toEqual({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATABASE_URL: undefined,
+      OTOG_DATA_DIR: join(repoRoot, 'data'),
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('resolves a relative data directory against the current directory', () => {
+    expect(readApiConfig({ OTOG_DATA_DIR: 'some/dir' }).OTOG_DATA_DIR).toBe(resolve('some/dir'));
+  });
+
+  it('rejects bad values by name', () => {
+    const problems = problemsOf(() => readApiConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', OTOG_DATA_DIR: '' }));
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['PORT', 'DATABASE_URL', 'OTOG_DATA_DIR', 'LOG_LEVEL']);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * `npm start` end to end: the real entry point with an embedded Postgres in a temporary data directory.
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/local-services.ts';
+import { isAlive, killAll, postmasterOf, processesUsing, runOtogToExit, startOtog, type OtogProcess } from './otog-process.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'otog-e2e-'));
+// mkdtemp makes 0700 directories; the embedded Postgres runs as the `postgres` user when we are root.
+chmodSync(scratch, 0o755);
+const isRoot = process.getuid?.() === 0;
+
+afterAll(async () => {
+  await killAll();
+  for (const dir of ['a', 'b', 'c']) {
+    const clusterDir = join(scratch, dir, 'postgres');
+    if (existsSync(join(clusterDir, 'postmaster.pid'))) {
+      const { pid } = postmasterOf(clusterDir);
+      if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
+    }
+  }
+  rmSync(scratch, { recursive: true, force: true });
+}, 60_000);
+
+async function get(port: number, path: string) {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`);
+  return { status: response.status, type: response.headers.get('content-type') ?? '', body: await response.text() };
+}
+
+async function withClient<T>(dataDir: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const { port } = postmasterOf(join(dataDir, 'postgres'));
+  const password = readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim();
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'otog' });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Stops with SIGTERM and checks that the exit was clean and no Postgres process of the data dir is left. */
+async function stopAndCheck(otog: OtogProcess, dataDir: string): Promise<void> {
+  const clusterDir = join(dataDir, 'postgres');
+  const { pid } = postmasterOf(clusterDir);
+  expect(isAlive(pid)).toBe(true);
+  expect(processesUsing(clusterDir)).toContain(pid);
+  const code = await otog.stop();
+  expect(code, otog.output().stderr).toBe(0);
+  expect(isAlive(pid)).toBe(false);
+  expect(processesUsing(clusterDir)).toEqual([]);
+  // Postgres removes its pid file only on a clean shutdown.
+  expect(existsSync(join(clusterDir, 'postmaster.pid'))).toBe(false);
+}
+
+describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () => {
+  it('serves /api/ping and /api/time, keeps its data across a restart and leaves nothing running', async () => {
+    const dataDir = join(scratch, 'a');
+    const port = await freePort();
+    const first = await startOtog({ OTOG_DATA_DIR: dataDir, PORT: String(port) });
+    expect(first.output().stdout).toContain(`OTOG is running at http://localhost:${port}/`);
+    expect(first.output().stdout).toContain(`http://localhost:${port}/api`);
+
+    const ping = await get(port, '/api/ping');
+    expect(ping).toMatchObject({ status: 200, body: 'pong' });
+    expect(ping.type).toMatch(/^text\/plain/);
+    const time = await get(port, '/api/time');
+    expect(time.status).toBe(200);
+    expect(time.type).toMatch(/^application\/json/);
+    const serverDate = new Date(JSON.parse(time.body) as string);
+    expect(Math.abs(serverDate.getTime() - Date.now())).toBeLessThan(5_000);
+    const missing = await get(port, '/api/no-such-route');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({ message: expect.any(String) });
+
+    // The password is generated once and readable by the owner only.
+    expect(statSync(join(dataDir, 'postgres.password')).mode & 0o777).toBe(0o600);
+    const marker = `marker-${Date.now()}`;
+    await withClient(dataDir, async (client) => {
+      const migrated = await client.query('SELECT count(*)::int AS n FROM schema_migrations');
+      expect(migrated.rows[0].n).toBeGreaterThan(0);
+      await client.query('CREATE TABLE e2e_marker (note text)');
+      await client.query('INSERT INTO e2e_marker VALUES ($1)', [marker]);
+    });
+    await stopAndCheck(first, dataDir);
+
+    const second = await startOtog({ OTOG_DATA_DIR: dataDir, PORT: String(port) });
+    expect((await get(port, '/api/ping')).body).toBe('pong');
+    const notes = await withClient(dataDir, async (client) => (await client.query('SELECT note FROM e2e_marker')).rows);
+    expect(notes).toEqual([{ note: marker }]);
+    expect(second.output().stderr).toBe('');
+    await stopAndCheck(second, dataDir);
+  }, 180_000);
+
+  it('runs two data directories side by side', async () => {
+    const [portB, portC] = [await freePort(), await freePort()];
+    const [b, c] = await Promise.all([
+      startOtog({ OTOG_DATA_DIR: join(scratch, 'b'), PORT: String(portB) }),
+      startOtog({ OTOG_DATA_DIR: join(scratch, 'c'), PORT: String(portC) }),
+    ]);
+    expect((await get(portB, '/api/ping')).body).toBe('pong');
+    expect((await get(portC, '/api/ping')).body).toBe('pong');
+    const pgB = postmasterOf(join(scratch, 'b', 'postgres'));
+    const pgC = postmasterOf(join(scratch, 'c', 'postgres'));
+    expect(pgB.port).not.toBe(pgC.port);
+    expect(pgB.pid).not.toBe(pgC.pid);
+    await Promise.all([stopAndCheck(b, join(scratch, 'b')), stopAndCheck(c, join(scratch, 'c'))]);
+  }, 180_000);
+
+  it('exits 1 naming a bad variable, before writing anything', async () => {
+    const dataDir = join(scratch, 'bad');
+    const badPort = await runOtogToExit({ OTOG_DATA_DIR: dataDir, PORT: 'abc' });
+    expect(badPort.code).toBe(1);
+    expect(badPort.stderr).toMatch(/PORT/);
+    const badUrl = await runOtogToExit({ OTOG_DATA_DIR: dataDir, PORT: String(await freePort()), DATABASE_URL: 'mysql://x' });
+    expect(badUrl.code).toBe(1);
+    expect(badUrl.stderr).toMatch(/DATABASE_URL: must use the postgres:\/\/ scheme/);
+    const both = await runOtogToExit({ OTOG_DATA_DIR: dataDir, PORT: '0x', DATABASE_URL: 'not a url' });
+    expect(both.stderr).toMatch(/PORT/);
+    expect(both.stderr).toMatch(/DATABASE_URL/);
+    expect(existsSync(dataDir)).toBe(false);
+  }, 60_000);
+
+  it.skipIf(!isRoot)('as root, names the directory the postgres user cannot enter', async () => {
+    const locked = join(scratch, 'locked');
+    mkdirSync(locked, { mode: 0o700 });
+    chmodSync(locked, 0o700);
+    const result = await runOtogToExit({ OTOG_DATA_DIR: join(locked, 'data'), PORT: String(await freePort()) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`cannot enter ${locked} `);
+    expect(result.stderr).toContain(`chmod o+x ${locked}`);
+    expect(existsSync(join(locked, 'data'))).toBe(false);
+  }, 60_000);
+});
