@@ -1,13 +1,14 @@
 /**
  * `npm start`: the single-machine entry point. Reads the environment (or exits naming the bad variable),
- * starts an embedded Postgres when DATABASE_URL is unset, migrates, serves the API under /api and stops
- * cleanly on SIGINT/SIGTERM/SIGHUP (server first, then Postgres).
+ * starts an embedded Postgres when DATABASE_URL is unset, migrates, folds the projections, serves the API
+ * under /api and stops cleanly on SIGINT/SIGTERM/SIGHUP (server first, then projections, then Postgres).
  */
 import { migrate } from '@otog/platform/db/migrate';
 import { createLogger, describeUrl } from '@otog/platform/log/logger';
 import { API_PREFIX, buildApp } from './app.ts';
 import { loadApiConfig } from './config.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
+import { startPlatformRuntime } from './platform-runtime.ts';
 
 const config = loadApiConfig();
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
@@ -47,6 +48,10 @@ async function start(): Promise<void> {
   if (signalled) return;
   const migration = await migrate(databaseUrl);
   logger.info({ applied: migration.applied, version: migration.version }, 'database migrated');
+  if (signalled) return;
+
+  const platform = await startPlatformRuntime({ databaseUrl, logger });
+  cleanups.push({ name: 'the projections', run: platform.stop });
   if (signalled) return;
 
   const app = buildApp({ logger });
