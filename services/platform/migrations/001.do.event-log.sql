@@ -15,7 +15,7 @@ CREATE TABLE event_log (
   PRIMARY KEY (stream_id, stream_position),
   CONSTRAINT event_log_event_id_key UNIQUE (event_id)
 );
--- Readers scan in (txid, gpos) order below the snapshot xmin; see eventstore/read.ts.
+-- Readers scan in (txid, gpos) order below the snapshot xmin; see eventstore/event-store.ts readAfter.
 CREATE UNIQUE INDEX event_log_read_order ON event_log (txid, gpos);
 CREATE INDEX event_log_scope_order ON event_log (scope, txid, gpos);
 CREATE INDEX event_log_type ON event_log (type);

@@ -73,6 +73,8 @@ export interface EventStore {
    */
   readAfter(db: Queryable, after: Position, limit: number, options?: { decode?: boolean }): Promise<StoredEvent[]>;
   readStream(streamId: string, fromStreamPosition?: number): Promise<StoredEvent[]>;
+  /** The given events as stored (not upcast), in log order; unknown ids are left out. */
+  readEvents(db: Queryable, eventIds: readonly string[]): Promise<StoredEvent[]>;
   /** The newest position a reader can see now; nothing at or below it is still in flight. */
   headPosition(db?: Queryable): Promise<Position>;
 }
@@ -174,6 +176,9 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
     prepared: PreparedEvent[],
     options: AppendOptions,
   ): Promise<AppendResult> {
+    // Appends to one stream queue here until the previous one commits, so the duplicate check and the
+    // version read below are final and writers never race on positions (the primary key stays as backstop).
+    await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtextextended(${streamId}, 7461))`);
     const ids = prepared.map((e) => e.eventId);
     const existing = (await tx.any(sql.unsafe`
       SELECT event_id, stream_id, stream_position, txid, gpos FROM event_log
@@ -229,7 +234,7 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
           );
           throw new WrongExpectedVersionError(streamId, options.expectedVersion, actual);
         }
-        // Raced with another append of the same ids (the retry will deduplicate) or, with 'any', of the stream.
+        // Raced with an append of the same ids to another stream; the retry reports it as a duplicate.
       }
     }
   }
@@ -253,6 +258,11 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
         WHERE stream_id = ${streamId} AND stream_position >= ${fromStreamPosition}
         ORDER BY stream_position`);
       return (rows as readonly EventRow[]).map((row) => toStored(row, true));
+    },
+    async readEvents(db, eventIds) {
+      const rows = await db.any(sql.unsafe`
+        SELECT ${EVENT_COLUMNS} FROM event_log WHERE event_id = ANY(${sql.array(eventIds, 'uuid')}) ORDER BY txid, gpos`);
+      return (rows as readonly EventRow[]).map((row) => toStored(row, false));
     },
     async headPosition(db = pool) {
       const row = (await db.maybeOne(sql.unsafe`

@@ -48,7 +48,7 @@ function toCheckpoint(row: Record<string, unknown>): Checkpoint {
 /**
  * Takes the checkpoint row for this transaction. With `skipLocked` another holder means "not ours now"
  * (null): that is the single-active lock. Without it we wait, so a zombie Kafka consumer queues behind
- * the new owner and then fails its compare-and-set.
+ * the new owner and then sees the moved checkpoint and drops its stale events by position.
  */
 export async function lockCheckpoint(
   tx: DatabaseTransactionConnection,

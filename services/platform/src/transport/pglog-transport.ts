@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { EventSchemaError } from '@otog/schemas/events';
+import { EventSchemaError, UnknownEventTypeError } from '@otog/schemas/events';
 import type { DatabasePool } from '../db/pool.ts';
 import type { NotificationListener } from '../db/listen.ts';
 import { EVENTS_CHANNEL, type EventStore } from '../eventstore/event-store.ts';
@@ -12,7 +12,7 @@ import {
   readCheckpoint,
   type CheckpointKey,
 } from '../runner/checkpoints.ts';
-import { applyBatch, type EventConsumer } from '../runner/consumer.ts';
+import { applyBatch, type BatchOutcome, type EventConsumer } from '../runner/consumer.ts';
 import { waitForCheckpoint } from '../runner/wait.ts';
 import type { EventTransport, SubscribeOptions, Subscription } from './event-transport.ts';
 
@@ -25,7 +25,7 @@ export interface PgLogTransportOptions {
   readonly pollIntervalMs?: number;
 }
 
-type Step = 'applied' | 'idle' | 'locked' | 'stopped';
+type Step = BatchOutcome | 'idle' | 'locked' | 'stopped';
 
 /** Reads the Postgres log directly: one checkpoint part '*', single active instance by SKIP LOCKED. */
 export function createPgLogTransport(options: PgLogTransportOptions): EventTransport {
@@ -68,25 +68,28 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           if (checkpoint.status !== 'running') return 'stopped';
           const events = await store.readAfter(tx, checkpoint, limit);
           if (events.length === 0) return 'idle';
-          const outcome = await applyBatch(tx, key, checkpoint, consumer, events);
-          subscribeOptions.onBatch?.(outcome);
-          return 'applied';
+          return applyBatch(tx, key, checkpoint, consumer, events);
         });
 
       const loop = async () => {
         let failures = 0;
+        // After a failure, go one event at a time through what the failed batch covered, so the
+        // fault names the exact event and the events before it are applied.
+        let carefulSteps = 0;
         while (running) {
           let result: Step;
           try {
-            // After a failure, go one event at a time so the fault names the exact event.
-            result = await step(failures > 0 ? 1 : batchSize);
+            result = await step(carefulSteps > 0 ? 1 : batchSize);
             failures = 0;
+            if (typeof result === 'object') carefulSteps = Math.max(0, carefulSteps - 1);
           } catch (error) {
             if (error instanceof CheckpointConflictError) continue;
             failures += 1;
+            carefulSteps = batchSize;
             const message = error instanceof Error ? error.message : String(error);
             logger?.warn({ consumer: consumer.name, attempt: failures, err: message }, 'consumer batch failed');
-            if (failures >= maxAttempts || error instanceof EventSchemaError) {
+            const undecodable = error instanceof EventSchemaError || error instanceof UnknownEventTypeError;
+            if (failures >= maxAttempts || undecodable) {
               const checkpoint = await readCheckpoint(pool, key);
               const [next] = checkpoint ? await store.readAfter(pool, checkpoint, 1, { decode: false }) : [];
               const fault = { eventId: next?.eventId ?? null, message, attempts: failures };
@@ -99,7 +102,10 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
             await sleep(Math.min(50 * 2 ** failures, 5_000));
             continue;
           }
-          if (result === 'applied') continue;
+          if (typeof result === 'object') {
+            subscribeOptions.onBatch?.(result);
+            continue;
+          }
           await sleep(pollIntervalMs);
         }
       };

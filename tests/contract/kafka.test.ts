@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { Kafka } from 'kafkajs';
+import { sql } from '@otog/platform/db/pool';
+import type { AppendedEvent } from '@otog/platform/eventstore/event-store';
+import { LOG_START, comparePositions, type Position } from '@otog/platform/eventstore/position';
+import type { EventConsumer } from '@otog/platform/runner/consumer';
+import type { Subscription } from '@otog/platform/transport/event-transport';
+import { MOCK_BROKER_CONSUMER_CONFIG } from '@otog/platform/transport/kafka-transport';
+import { eventTransportContract } from './event-transport.contract.ts';
+import { createKafkaHarness, quietKafkaLogs } from './kafka-harness.ts';
+
+const brokers = process.env.KAFKA_BROKERS;
+if (!brokers) throw new Error('KAFKA_BROKERS is not set: run the suites through `npm test`, which starts the Kafka mock cluster');
+
+const kafka = new Kafka({ clientId: 'otog-contract', brokers: brokers.split(','), logCreator: quietKafkaLogs });
+
+// librdkafka's mock cluster: topics auto-create with 4 partitions; the consumer timings it needs.
+eventTransportContract('Kafka (librdkafka mock cluster)', () =>
+  createKafkaHarness({ kafka, consumerConfig: MOCK_BROKER_CONSUMER_CONFIG }),
+);
+
+describe('Kafka transport: handover from the Postgres log', () => {
+  it('starts every partition at the consumer’s log checkpoint and applies nothing twice', async () => {
+    const h = await createKafkaHarness({ kafka, consumerConfig: MOCK_BROKER_CONSUMER_CONFIG });
+    const subscriptions: Subscription[] = [];
+    try {
+      const applied: Array<{ via: string; eventId: string }> = [];
+      const consumer = (via: string): EventConsumer => ({
+        name: 'handover:log-to-kafka',
+        async handle(_tx, events) {
+          applied.push(...events.map((event) => ({ via, eventId: event.eventId })));
+        },
+      });
+      const scopes = ['user:h1', 'contest:h1', 'chat:h1'];
+      const write = async () => {
+        const results = await Promise.all(
+          scopes.map((scope) => h.store.append(scope, [1, 2].map((by) => ({ type: 'CounterIncremented', scope, data: { counter: scope, by } })))),
+        );
+        return results.flatMap((result, i) => result.events.map((event) => ({ ...event, scope: scopes[i]! })));
+      };
+      const waitAll = (subscription: Subscription, events: ReadonlyArray<AppendedEvent & { scope: string }>) =>
+        Promise.all(events.map((event) => subscription.waitFor(event, 30_000)));
+
+      const before = await write();
+      const onLog = await h.log.subscribe(consumer('log'));
+      subscriptions.push(onLog);
+      await waitAll(onLog, before);
+      await onLog.stop();
+      subscriptions.pop();
+
+      const after = await write();
+      const onKafka = await h.transport.subscribe(consumer('kafka'));
+      subscriptions.push(onKafka);
+      await waitAll(onKafka, after);
+
+      expect(applied.filter((entry) => entry.via === 'log').map((entry) => entry.eventId).sort()).toEqual(before.map((e) => e.eventId).sort());
+      expect(applied.filter((entry) => entry.via === 'kafka').map((entry) => entry.eventId).sort()).toEqual(after.map((e) => e.eventId).sort());
+      // One row per partition that carried events, all running; the log checkpoint stays where the log consumer left it.
+      const rows = (await h.pool.any(sql.unsafe`
+        SELECT source, status, last_txid AS txid, last_gpos AS gpos FROM consumer_checkpoints
+        WHERE consumer = 'handover:log-to-kafka'`)) as readonly (Position & { source: string; status: string })[];
+      const lastBefore = before.reduce<Position>((max, event) => (comparePositions(event, max) > 0 ? event : max), LOG_START);
+      expect(rows.filter((row) => row.source === 'pglog')).toEqual([{ source: 'pglog', status: 'running', txid: lastBefore.txid, gpos: lastBefore.gpos }]);
+      const partitions = rows.filter((row) => row.source === 'kafka');
+      expect(partitions.length).toBeGreaterThan(0);
+      for (const row of partitions) {
+        expect(row.status).toBe('running');
+        expect(comparePositions(row, lastBefore)).toBe(1);
+      }
+    } finally {
+      await Promise.allSettled(subscriptions.map((subscription) => subscription.stop()));
+      await h.close();
+    }
+  });
+});
