@@ -47,7 +47,15 @@ describe('the API process config', () => {
       DATABASE_URL: undefined,
       OTOG_DATA_DIR: join(repoRoot, 'data'),
       LOG_LEVEL: 'info',
+      KAFKA_BROKERS: undefined,
     });
+  });
+
+  it('reads KAFKA_BROKERS as a host:port list', () => {
+    expect(readApiConfig({ KAFKA_BROKERS: 'k1:9092,10.0.0.2:9093' }).KAFKA_BROKERS).toEqual(['k1:9092', '10.0.0.2:9093']);
+    for (const bad of ['k1', 'k1:9092,', 'k1:x', 'k1:9092 k2:9092']) {
+      expect(problemsOf(() => readApiConfig({ KAFKA_BROKERS: bad }))).toEqual(['KAFKA_BROKERS: must be a comma-separated list of host:port']);
+    }
   });
 
   it('resolves a relative data directory against the current directory', () => {

@@ -23,6 +23,13 @@ export const apiConfigShape = {
     .default(resolve(repoRoot, 'data'))
     .transform((dir) => resolve(dir)),
   LOG_LEVEL: logLevel,
+  /** Comma-separated host:port list; when set, the event log is relayed to Kafka (scaled mode). */
+  KAFKA_BROKERS: z
+    .string()
+    .trim()
+    .regex(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, 'must be a comma-separated list of host:port')
+    .transform((list) => list.split(','))
+    .optional(),
 };
 
 export type ApiConfig = z.output<z.ZodObject<typeof apiConfigShape>>;

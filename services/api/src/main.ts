@@ -5,6 +5,7 @@
  */
 import { migrate } from '@otog/platform/db/migrate';
 import { createLogger, describeUrl } from '@otog/platform/log/logger';
+import { routeProcessWarnings } from '@otog/platform/log/process-warnings';
 import { API_PREFIX, buildApp } from './app.ts';
 import { loadApiConfig } from './config.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
@@ -12,6 +13,7 @@ import { startPlatformRuntime } from './platform-runtime.ts';
 
 const config = loadApiConfig();
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
+routeProcessWarnings(logger);
 
 /** What to undo, newest last; shutdown runs it in reverse. */
 const cleanups: Array<{ name: string; run: () => Promise<void> }> = [];
@@ -50,7 +52,7 @@ async function start(): Promise<void> {
   logger.info({ applied: migration.applied, version: migration.version }, 'database migrated');
   if (signalled) return;
 
-  const platform = await startPlatformRuntime({ databaseUrl, logger });
+  const platform = await startPlatformRuntime({ databaseUrl, logger, ...(config.KAFKA_BROKERS ? { kafkaBrokers: config.KAFKA_BROKERS } : {}) });
   cleanups.push({ name: 'the projections', run: platform.stop });
   if (signalled) return;
 

@@ -6,6 +6,9 @@ import { createDbPool, type DatabasePool } from '@otog/platform/db/pool';
 import { createEventStore, type EventStore } from '@otog/platform/eventstore/event-store';
 import { startProjectionRunner, type ProjectionRunner } from '@otog/platform/runner/projection-runner';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
+import { createKafkaRelay } from '@otog/platform/relay/kafka-relay';
+import type { Subscription } from '@otog/platform/transport/event-transport';
+import { Kafka, logLevel } from 'kafkajs';
 
 /** The event-sourcing core one process holds: pool, event store, wake-ups and the projections it folds. */
 export interface PlatformRuntime {
@@ -16,19 +19,37 @@ export interface PlatformRuntime {
   stop(): Promise<void>;
 }
 
-export async function startPlatformRuntime(options: { databaseUrl: string; logger: Logger }): Promise<PlatformRuntime> {
+/**
+ * With `kafkaBrokers`, the outbox relay also runs here: it publishes the log to Kafka for consumers in
+ * other processes (single active relay across processes, by its checkpoint lock).
+ */
+export async function startPlatformRuntime(options: {
+  databaseUrl: string;
+  logger: Logger;
+  kafkaBrokers?: readonly string[];
+}): Promise<PlatformRuntime> {
   const { databaseUrl, logger } = options;
   const pool = await createDbPool(databaseUrl, { maximumPoolSize: 20 });
   const listener = createNotificationListener(databaseUrl, logger);
   const store = createEventStore(pool, otogEventRegistry);
   const transport = createPgLogTransport({ pool, store, listener, logger });
   const projections = await startProjectionRunner({ pool, store, transport, projections: allProjections, logger });
+  let relay: { subscription: Subscription; disconnect(): Promise<void> } | undefined;
+  if (options.kafkaBrokers?.length) {
+    const kafka = new Kafka({ clientId: 'otog-relay', brokers: [...options.kafkaBrokers], logLevel: logLevel.WARN });
+    const consumer = createKafkaRelay({ kafka });
+    await consumer.connect();
+    relay = { subscription: await transport.subscribe(consumer, { batchSize: 1_000 }), disconnect: () => consumer.disconnect() };
+    logger.info({ brokers: options.kafkaBrokers }, 'relaying the event log to Kafka');
+  }
   return {
     pool,
     store,
     listener,
     projections,
     async stop() {
+      await relay?.subscription.stop();
+      await relay?.disconnect();
       await projections.stop();
       await listener.close();
       await pool.end();
