@@ -2,6 +2,7 @@
  * Runs `node services/api/src/main.ts` the way `npm start` does (node_modules/.bin first on PATH), with
  * its own data directory and port and without DATABASE_URL, and looks at what it leaves on the machine.
  */
+import { readPostmasterPid } from '../../services/api/src/local/postmaster.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,17 +105,11 @@ export function processesUsing(clusterDir: string): number[] {
   return pids;
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isAlive } from '../../services/api/src/local/postmaster.ts';
 
 /** The postmaster's pid and port, from the pid file Postgres itself writes into the cluster directory. */
 export function postmasterOf(clusterDir: string): { pid: number; port: number } {
-  const lines = readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
-  return { pid: Number(lines[0]), port: Number(lines[3]) };
+  const postmaster = readPostmasterPid(clusterDir);
+  if (!postmaster) throw new Error(`no running postmaster recorded in ${clusterDir}`);
+  return postmaster;
 }

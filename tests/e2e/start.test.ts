@@ -4,15 +4,18 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/local-services.ts';
-import { isAlive, killAll, postmasterOf, processesUsing, runOtogToExit, startOtog, type OtogProcess } from './otog-process.ts';
+import { childEnv, isAlive, killAll, root, postmasterOf, processesUsing, runOtogToExit, startOtog, type OtogProcess } from './otog-process.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'otog-e2e-'));
 // mkdtemp makes 0700 directories; the embedded Postgres runs as the `postgres` user when we are root.
 chmodSync(scratch, 0o755);
 const isRoot = process.getuid?.() === 0;
+const run = promisify(execFile);
 
 afterAll(async () => {
   await killAll();
@@ -93,6 +96,11 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     const notes = await withClient(dataDir, async (client) => (await client.query('SELECT note FROM e2e_marker')).rows);
     expect(notes).toEqual([{ note: marker }]);
     expect(second.output().stderr).toBe('');
+    // The operator CLI finds the running embedded cluster through its pid file (no DATABASE_URL).
+    const cli = await run(process.execPath, [join(root, 'services/api/src/cli/main.ts'), 'migrate'], {
+      env: childEnv({ OTOG_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    });
+    expect(cli.stdout).toMatch(/schema is up to date/);
     await stopAndCheck(second, dataDir);
   }, 180_000);
 
