@@ -59,7 +59,7 @@ export {
   type SubtaskResult,
   type TestOutcome,
   type Verdict,
-} from './scoring/result.ts';
+} from '@otog/schemas/common/judging';
 export {
   DEFAULT_SPECIAL_ERRMSG,
   isSpecialResult,

@@ -4,7 +4,7 @@
  * worker asks the plan after every test and never runs a test whose verdict would be `S` anyway.
  */
 import type { SubtaskConfig } from '../problem/subtask-config.ts';
-import type { TestOutcome } from './result.ts';
+import type { TestOutcome } from '@otog/schemas/common/judging';
 import { walkSubtasks, type WalkOptions } from './walk.ts';
 
 export interface JudgingPlan {

@@ -4,7 +4,7 @@
  * memory maxima. Pure: the worker runs tests as `planJudging` says, then calls this once.
  */
 import type { SubtaskConfig, Subtask } from '../problem/subtask-config.ts';
-import type { SubmissionResult, SubtaskResult, TestOutcome, Verdict } from './result.ts';
+import type { SubmissionResult, SubtaskResult, TestOutcome, Verdict } from '@otog/schemas/common/judging';
 import { formatResultString } from './result-string.ts';
 import { scaleScore } from './rounding.ts';
 import { SPECIAL_RESULTS, specialSubmissionResult } from './special-results.ts';

@@ -2,7 +2,7 @@
  * Results that replace the verdict string when judging cannot produce one (DOMAIN.md "Scoring one
  * submission"). Each has a fixed submission status; the score is 0 and there are no subtask rows.
  */
-import type { JudgedStatus, SubmissionResult } from './result.ts';
+import type { JudgedStatus, SubmissionResult } from '@otog/schemas/common/judging';
 
 export const SPECIAL_RESULTS = {
   /** Compilation failed or timed out. */

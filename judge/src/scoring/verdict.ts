@@ -3,24 +3,9 @@
  * submission"). The status names and characters are part of the OTOG wire format: never rename them.
  */
 
-export const VERDICT_STATUSES = [
-  'ACCEPTED',
-  'PARTIAL',
-  'REJECTED',
-  'TIME_LIMIT_EXCEEDED',
-  'RUNTIME_ERROR',
-  'SKIPPED',
-  'PROBLEM_ERROR',
-  'INTERNAL_ERROR',
-] as const;
-export type VerdictStatus = (typeof VERDICT_STATUSES)[number];
+import { RUNTIME_ERROR_KINDS, VERDICT_STATUSES, type RuntimeErrorKind, type VerdictStatus } from '@otog/schemas/common/judging';
 
-/**
- * `X` covers both a crash and a memory-limit overrun (OTOG has no MLE verdict). Which of the two it was
- * travels in this extra per-verdict field **[ours]**, so the result string stays OTOG's.
- */
-export const RUNTIME_ERROR_KINDS = ['RUNTIME_ERROR', 'MEMORY_LIMIT_EXCEEDED'] as const;
-export type RuntimeErrorKind = (typeof RUNTIME_ERROR_KINDS)[number];
+export { RUNTIME_ERROR_KINDS, VERDICT_STATUSES, type RuntimeErrorKind, type VerdictStatus };
 
 export interface VerdictInfo {
   readonly char: string;

@@ -4,7 +4,7 @@
  * never disagree about what is `S`.
  */
 import type { SubtaskConfig } from '../problem/subtask-config.ts';
-import type { TestOutcome } from './result.ts';
+import type { TestOutcome } from '@otog/schemas/common/judging';
 
 export interface WalkOptions {
   /** Contest submissions enforce `require`; practice submissions ignore it. */

@@ -1,9 +1,10 @@
+import { judgingEvents } from './judging-events.ts';
+import { problemEvents } from './problem-events.ts';
 import { createEventRegistry, type EventDefinition } from './registry.ts';
 
 /**
- * The product's event catalogue. Each capability adds its events here (judge, submissions, contests,
- * chat); the event store validates appends and reads against this registry.
- * Scopes (Kafka keys, ordering domains): `user:<id>`, `contest:<id>`, `chat:<room>`.
+ * The product's event catalogue; the event store validates appends and reads against this registry.
+ * Scopes (Kafka keys, ordering domains): `user:<id>`, `contest:<id>`, `problem:<id>`, `chat:<room>`.
  */
-export const otogEvents: readonly EventDefinition[] = [];
+export const otogEvents: readonly EventDefinition[] = [...problemEvents, ...judgingEvents];
 export const otogEventRegistry = createEventRegistry(otogEvents);

@@ -1,11 +1,34 @@
 /**
- * The shapes the judge produces, named as in the spec's SubmissionResult / SubtaskResult / Verdict
- * (product-spec.md section "Data"; OTOG's SubmissionDetailSchema nests them as
- * `submissionResult.subtaskResults[].verdicts[]`). They live here until they move to schemas/api.
+ * What judging produces, shared by the judge, the API and the events. Named as in the spec's
+ * SubmissionResult / SubtaskResult / Verdict (OTOG nests them as `submissionResult.subtaskResults[].verdicts[]`).
  * Existing OTOG clients parse these strictly: add optional fields only, never rename or retype.
  */
 import { z } from 'zod';
-import { RUNTIME_ERROR_KINDS, VERDICT_STATUSES } from './verdict.ts';
+
+/** Languages a submission may be written in (DOMAIN.md "Languages"); more are added by data. */
+export const LANGUAGES = ['c', 'cpp', 'python'] as const;
+export const LanguageSchema = z.enum(LANGUAGES);
+export type Language = z.infer<typeof LanguageSchema>;
+
+/** The verdict status names and their order are part of the OTOG wire format: never rename them. */
+export const VERDICT_STATUSES = [
+  'ACCEPTED',
+  'PARTIAL',
+  'REJECTED',
+  'TIME_LIMIT_EXCEEDED',
+  'RUNTIME_ERROR',
+  'SKIPPED',
+  'PROBLEM_ERROR',
+  'INTERNAL_ERROR',
+] as const;
+export type VerdictStatus = (typeof VERDICT_STATUSES)[number];
+
+/**
+ * `X` covers both a crash and a memory-limit overrun (OTOG has no MLE verdict). Which of the two it was
+ * travels in this extra per-verdict field **[ours]**, so the result string stays OTOG's.
+ */
+export const RUNTIME_ERROR_KINDS = ['RUNTIME_ERROR', 'MEMORY_LIMIT_EXCEEDED'] as const;
+export type RuntimeErrorKind = (typeof RUNTIME_ERROR_KINDS)[number];
 
 export const SubmissionStatusSchema = z.enum(['waiting', 'grading', 'accept', 'reject', 'compileError', 'judgeError']);
 export type SubmissionStatus = z.infer<typeof SubmissionStatusSchema>;
