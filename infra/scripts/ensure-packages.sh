@@ -7,6 +7,13 @@ need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
 command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+# The judge's sandbox (judge/src/sandbox) and languages (judge/src/languages): bubblewrap, the seccomp
+# BPF generator's library, and the Debian compilers/interpreter it calls by absolute path.
+[ -x /usr/bin/bwrap ] || need+=(bubblewrap)
+[ -f /usr/include/seccomp.h ] || need+=(libseccomp-dev)
+[ -x /usr/bin/gcc ] || need+=(gcc)
+[ -x /usr/bin/g++ ] || need+=(g++)
+[ -x /usr/bin/python3 ] || need+=(python3)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "missing Debian packages: ${need[*]} (run as root, or: sudo apt-get install ${need[*]})" >&2

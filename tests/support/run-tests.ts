@@ -4,7 +4,7 @@
  * with one line `N passed, N failed`.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalServices } from './local-services.ts';
@@ -12,20 +12,27 @@ import { startLocalServices } from './local-services.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const artifacts = join(root, '.test-artifacts');
 mkdirSync(artifacts, { recursive: true });
-const report = join(artifacts, 'vitest-report.json');
+// One report per run, so two runs side by side never read each other's counts.
+const report = join(artifacts, `vitest-report-${process.pid}.json`);
 
-function countResults(): { passed: number; failed: number } {
+function countResults(vitestExitCode: number): { passed: number; failed: number } {
   try {
     const json = JSON.parse(readFileSync(report, 'utf8')) as {
       numPassedTests: number;
       numFailedTests: number;
-      testResults: Array<{ status: string; assertionResults: unknown[] }>;
+      testResults: Array<{ status: string; assertionResults: Array<{ status: string }> }>;
     };
-    // A file that failed to load has no assertions but must still count as a failure.
-    const brokenFiles = json.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
-    return { passed: json.numPassedTests, failed: json.numFailedTests + brokenFiles };
+    // A file that failed outside its tests (load error, failing hook) still counts as one failure.
+    const brokenFiles = json.testResults.filter(
+      (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+    ).length;
+    const failed = json.numFailedTests + brokenFiles;
+    // Unhandled errors fail the run without failing a test: never report such a run as all green.
+    return { passed: json.numPassedTests, failed: failed === 0 && vitestExitCode !== 0 ? 1 : failed };
   } catch {
     return { passed: 0, failed: 1 };
+  } finally {
+    rmSync(report, { force: true });
   }
 }
 
@@ -46,7 +53,7 @@ async function main(): Promise<number> {
       const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...services.env } });
       child.once('exit', (status) => resolve(status ?? 1));
     });
-    const { passed, failed } = countResults();
+    const { passed, failed } = countResults(code);
     console.log(`${passed} passed, ${failed} failed`);
     return code === 0 && failed === 0 ? 0 : 1;
   } finally {

@@ -1,0 +1,297 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { drain, type CgroupBackend, type RunCgroup } from './cgroups/index.ts';
+import { cpuBackstopSeconds, defaultTmpBytes, validateRequest } from './limits.ts';
+import { sandboxPrograms } from './requirements.ts';
+import type { Calibration, RunLimits, RunRequest, RunResult } from './types.ts';
+import { applyCalibration, decideStatus, splitExitStatus } from './verdict.ts';
+
+/** The fds the wrapper chain receives besides stdio. */
+const seccompFd = 3;
+const statusFd = 4;
+
+/** Environment of every sandboxed program (before the request's own variables). */
+export const baseEnvironment: Readonly<Record<string, string>> = {
+  PATH: '/usr/local/bin:/usr/bin:/bin',
+  HOME: '/box',
+  TMPDIR: '/tmp',
+  LANG: 'C.UTF-8',
+};
+
+export interface CommandInput {
+  readonly procsFiles: readonly string[];
+  readonly uid: number;
+  readonly boxDir: string;
+  readonly limits: RunLimits;
+  readonly request: RunRequest;
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The command chain of research/sandbox.md, as the arguments of /bin/sh:
+ *   sh (joins the run's cgroups, then exec) → setpriv (the slot's uid, no groups, no_new_privs, killed
+ *   when the judge dies)
+ *   → prlimit (CPU backstop, file size = output limit, no core, unlimited stack, 256 fds)
+ *   → bwrap (every namespace, a new session, dies with its parent, read-only root: /usr and the few /etc
+ *     files binaries need; private /proc, /dev, /tmp; the box at /box; an empty environment; seccomp).
+ * The judge opens stdin/stdout/stderr and the BPF itself; nothing is opened inside the box for it.
+ */
+export function bwrapCommand(input: CommandInput): string[] {
+  const { limits, request } = input;
+  const join = input.procsFiles.map((file) => `echo $$ > ${shellQuote(file)}`).join(' && ');
+  const env = { ...baseEnvironment, ...request.env };
+  return [
+    '-c',
+    `${join} && exec "$@"`,
+    'sh',
+    sandboxPrograms.setpriv,
+    `--reuid=${input.uid}`,
+    `--regid=${input.uid}`,
+    '--clear-groups',
+    '--no-new-privs',
+    // If the judge dies, the outer bwrap dies with it, and the sandbox (--die-with-parent) with that.
+    '--pdeathsig=SIGKILL',
+    '--',
+    sandboxPrograms.prlimit,
+    `--cpu=${cpuBackstopSeconds(limits)}:${cpuBackstopSeconds(limits) + 1}`,
+    `--fsize=${Math.floor(limits.outputBytes)}`,
+    '--core=0',
+    '--stack=unlimited',
+    '--nofile=256',
+    '--',
+    sandboxPrograms.bwrap,
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind', '/usr', '/usr',
+    '--symlink', 'usr/lib', '/lib',
+    '--symlink', 'usr/lib64', '/lib64',
+    '--symlink', 'usr/bin', '/bin',
+    '--symlink', 'usr/sbin', '/sbin',
+    '--ro-bind', '/etc/ld.so.cache', '/etc/ld.so.cache',
+    '--ro-bind', '/etc/alternatives', '/etc/alternatives',
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--size', String(Math.floor(limits.tmpBytes ?? defaultTmpBytes)),
+    '--tmpfs', '/tmp',
+    '--bind', input.boxDir, '/box',
+    ...(request.readOnlyBinds ?? []).flatMap((bind) => ['--ro-bind', bind.source, bind.target]),
+    '--remount-ro', '/',
+    '--chdir', '/box',
+    '--hostname', 'box',
+    '--clearenv',
+    ...Object.entries(env).flatMap(([key, value]) => ['--setenv', key, value]),
+    '--seccomp', String(seccompFd),
+    '--json-status-fd', String(statusFd),
+    '--',
+    ...request.argv,
+  ];
+}
+
+export interface BwrapContext {
+  readonly backend: CgroupBackend;
+  readonly seccompBpf: string;
+  calibration(): Calibration;
+  readonly pollMs: number;
+  /** Keeps track of background cgroup removals (rmdir retried on EBUSY). */
+  track(removal: Promise<void>): void;
+}
+
+export interface SlotIdentity {
+  readonly index: number;
+  readonly uid: number;
+  readonly boxDir: string;
+  readonly ioDir: string;
+}
+
+/** Memory the wrapper itself needs in the cgroup on top of the program's limit. */
+export function cgroupMemoryBytes(limits: Pick<RunLimits, 'memoryKiB'>, calibration: Calibration): number {
+  return limits.memoryKiB * 1024 + Math.max(2 * 1024 * 1024, calibration.memKiB * 1024 + 1024 * 1024);
+}
+
+function readHead(path: string, maxBytes: number): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(maxBytes);
+      const count = readSync(fd, buffer, 0, maxBytes, 0);
+      return buffer.subarray(0, count).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function sandboxError(request: RunRequest, stdoutFile: string, stderrFile: string, detail: string, wallMs = 0): RunResult {
+  return {
+    status: 'sandbox-error',
+    cpuMs: 0,
+    wallMs,
+    memKiB: 0,
+    exitCode: null,
+    signal: null,
+    stdoutFile,
+    stderrFile,
+    stdoutBytes: sizeOf(stdoutFile),
+    stderrBytes: sizeOf(stderrFile),
+    memoryExceeded: false,
+    processLimitHit: false,
+    detail,
+    raw: { cpuMs: 0, memKiB: 0 },
+  };
+}
+
+/**
+ * One run: create the cgroup, spawn the chain, poll CPU and arm the wall timer, kill on either, kill
+ * whatever is left in the cgroup after the exit, read the counters, classify, and remove the cgroup in
+ * the background (retrying while the host init has not reaped bwrap's pid-1 zombie).
+ */
+export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, runName: string, request: RunRequest): Promise<RunResult> {
+  validateRequest(request);
+  const { limits } = request;
+  const stdoutFile = request.stdoutFile ?? join(slot.ioDir, 'stdout');
+  const stderrFile = request.stderrFile ?? join(slot.ioDir, 'stderr');
+  const calibration = context.calibration();
+
+  let cgroup: RunCgroup;
+  try {
+    cgroup = context.backend.create(runName, { memoryBytes: cgroupMemoryBytes(limits, calibration), pids: limits.processes + 2 });
+  } catch (error) {
+    return sandboxError(request, stdoutFile, stderrFile, `cannot create the run's cgroup: ${(error as Error).message}`);
+  }
+
+  const fds: number[] = [];
+  let started = 0n;
+  try {
+    fds.push(openSync(request.stdinFile ?? '/dev/null', 'r'));
+    fds.push(openSync(stdoutFile, 'w', 0o600));
+    fds.push(openSync(stderrFile, 'w', 0o600));
+    fds.push(openSync(context.seccompBpf, 'r'));
+    const args = bwrapCommand({ procsFiles: cgroup.procsFiles, uid: slot.uid, boxDir: slot.boxDir, limits, request });
+
+    started = process.hrtime.bigint();
+    const child = spawn(sandboxPrograms.sh, args, {
+      stdio: [fds[0]!, fds[1]!, fds[2]!, fds[3]!, 'pipe'],
+      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+    });
+    for (const fd of fds.splice(0)) closeSync(fd);
+
+    let statusText = '';
+    const statusStream = child.stdio[statusFd] as Readable;
+    statusStream.setEncoding('utf8');
+    statusStream.on('data', (chunk: string) => (statusText += chunk));
+    const statusClosed = new Promise<void>((resolve) => {
+      statusStream.once('close', resolve);
+      statusStream.once('error', () => resolve());
+    });
+
+    let killedFor: 'cpu' | 'wall' | null = null;
+    const kill = (reason: 'cpu' | 'wall') => {
+      if (killedFor !== null) return;
+      killedFor = reason;
+      child.kill('SIGKILL');
+      cgroup.killAll();
+    };
+    const cpuBudgetNs = (limits.cpuMs + calibration.cpuMs) * 1e6;
+    const poller = setInterval(() => {
+      try {
+        if (cgroup.cpuUsageNs() > cpuBudgetNs) kill('cpu');
+      } catch {
+        // The cgroup is being torn down; the exit handler takes over.
+      }
+    }, context.pollMs);
+    const wallTimer = setTimeout(() => kill('wall'), limits.wallMs);
+
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+    clearInterval(poller);
+    clearTimeout(wallTimer);
+
+    // bwrap's pid namespace dies with its init; anything else of the run is killed here.
+    const drained = await drain(cgroup, 5000);
+    await Promise.race([statusClosed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    statusStream.destroy();
+    if (exit.error) {
+      return sandboxError(request, stdoutFile, stderrFile, `cannot spawn the sandbox: ${exit.error.message}`, wallMs);
+    }
+    if (!drained) {
+      return sandboxError(request, stdoutFile, stderrFile, `processes of run ${runName} survived SIGKILL for 5 s`, wallMs);
+    }
+
+    const stats = cgroup.stats();
+    const raw = { cpuMs: stats.cpuNs / 1e6, memKiB: Math.max(0, stats.peakBytes - stats.fileCacheBytes) / 1024 };
+    const measured = applyCalibration(raw, calibration);
+    const { exitCode, signal } = exit.signal !== null ? { exitCode: null, signal: exit.signal } : splitExitStatus(exit.code ?? 0);
+    // bwrap reports "exit-code" once the program ran and ended; it is missing when the wrapper chain,
+    // bwrap's own setup (mounts, namespaces) or the exec failed. ("child-pid" comes before the mounts, so
+    // it proves nothing.) A run killed by the judge or the OOM killer may also lack it.
+    const setupFailed = !statusText.includes('"exit-code"') && stats.oomKills === 0;
+    const stdoutBytes = sizeOf(stdoutFile);
+    const stderrBytes = sizeOf(stderrFile);
+    const observation = {
+      killedFor: killedFor as 'cpu' | 'wall' | null,
+      setupFailed,
+      cpuMs: measured.cpuMs,
+      memKiB: measured.memKiB,
+      exitCode,
+      signal,
+      oomKills: stats.oomKills,
+      stdoutBytes,
+      stderrBytes,
+    };
+    const status = decideStatus(observation, limits);
+    const memoryExceeded = status === 'mle';
+    let detail: string | undefined;
+    if (status === 'sandbox-error') detail = `the sandbox did not start the program: ${readHead(stderrFile, 2000).trim() || `exit status ${exit.code}`}`;
+    else if (status === 'tle') detail = `CPU time limit of ${limits.cpuMs} ms exceeded`;
+    else if (status === 'wall-tle') detail = `wall-clock limit of ${limits.wallMs} ms exceeded`;
+    else if (status === 'mle') {
+      detail = `memory limit of ${limits.memoryKiB} KiB exceeded${stats.oomKills > 0 ? ' (killed by the OOM killer)' : ` (peak ${Math.round(measured.memKiB)} KiB)`}`;
+    } else if (status === 'ole') detail = `output limit of ${limits.outputBytes} bytes exceeded`;
+    return {
+      status,
+      cpuMs: Math.round(measured.cpuMs * 1000) / 1000,
+      wallMs: Math.round(wallMs * 1000) / 1000,
+      memKiB: Math.round(measured.memKiB),
+      exitCode,
+      signal,
+      stdoutFile,
+      stderrFile,
+      stdoutBytes,
+      stderrBytes,
+      memoryExceeded,
+      processLimitHit: stats.pidsMaxEvents > 0,
+      ...(detail === undefined ? {} : { detail }),
+      raw: { cpuMs: raw.cpuMs, memKiB: raw.memKiB },
+    };
+  } catch (error) {
+    cgroup.killAll();
+    const wallMs = started === 0n ? 0 : Number(process.hrtime.bigint() - started) / 1e6;
+    return sandboxError(request, stdoutFile, stderrFile, `sandbox failure: ${(error as Error).message}`, wallMs);
+  } finally {
+    for (const fd of fds) closeSync(fd);
+    context.track(cgroup.remove());
+  }
+}

@@ -1,0 +1,3 @@
+/* Sleeps forever. */
+#include <unistd.h>
+int main(void) { for (;;) sleep(1000); }
