@@ -1,8 +1,11 @@
 import type { ProjectionDefinition } from '@otog/platform/runner/projection';
+import { judgeProblemsProjection } from './judge-problems/judge-problems.projection.ts';
+
+export { judgeProblemsProjection };
 
 /**
  * Every read model the product serves, folded by the projection runner. Each capability adds its
  * projections here (submissions, scoreboard, ...). tests/platform/projection-redelivery.test.ts requires
  * sample events for each one and proves that redelivered events change nothing.
  */
-export const allProjections: readonly ProjectionDefinition[] = [];
+export const allProjections: readonly ProjectionDefinition[] = [judgeProblemsProjection];

@@ -48,6 +48,8 @@ describe('the API process config', () => {
       OTOG_DATA_DIR: join(repoRoot, 'data'),
       LOG_LEVEL: 'info',
       KAFKA_BROKERS: undefined,
+      JUDGE_LEASE_SECONDS: 60,
+      JUDGE_MAX_ATTEMPTS: 3,
     });
   });
 

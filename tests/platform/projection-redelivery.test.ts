@@ -18,6 +18,20 @@ const samples: Record<string, Array<[string, NewEvent[]]>> = {
     `counter-${s}`,
     Array.from({ length: 25 }, (_, i) => ({ type: 'CounterIncremented', scope: `user:${s}`, data: { counter: `c${s}`, by: i - 5, seq: i } })),
   ]),
+  // Configured, re-configured and given new test data in varying orders (one problem has no test data).
+  judge_problems: Array.from({ length: 4 }, (_, p): [string, NewEvent[]] => [
+    `problem-${p + 1}`,
+    [
+      ...(p === 3
+        ? []
+        : [{ type: 'ProblemTestdataUploaded', scope: `problem:${p + 1}`, data: { problemId: p + 1, testdataHash: 'a'.repeat(63) + p, case: '3' } }]),
+      { type: 'ProblemJudgingConfigured', scope: `problem:${p + 1}`, data: { problemId: p + 1, score: 100, timeLimit: 1_000, memoryLimit: 256 } },
+      { type: 'ProblemJudgingConfigured', scope: `problem:${p + 1}`, data: { problemId: p + 1, score: 50 + p, timeLimit: 2_000, memoryLimit: 64 * (p + 1) } },
+      ...(p % 2 === 0
+        ? [{ type: 'ProblemTestdataUploaded', scope: `problem:${p + 1}`, data: { problemId: p + 1, testdataHash: 'b'.repeat(63) + p, case: String(10 + p) } }]
+        : []),
+    ],
+  ]),
 };
 
 const cases: ProjectionDefinition[] = [ledgerProjection(), ...allProjections];

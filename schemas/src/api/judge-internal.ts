@@ -72,6 +72,13 @@ export const FailRequestSchema = z.object({ ...leaseRef, message: z.string().min
 export const OkResponseSchema = z.object({ ok: z.literal(true) });
 export const ErrorResponseSchema = z.object({ message: z.string() });
 
-export const TaskParamsSchema = z.object({ submissionId: z.coerce.number().int().positive() });
+/** Plain decimal ids within Postgres integer range: no `0x10`, `1e3` or overflow. */
+export const TaskParamsSchema = z.object({
+  submissionId: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, 'must be a positive integer')
+    .transform(Number)
+    .pipe(z.number().max(2_147_483_647)),
+});
 /** GET /testdata/{hash} answers application/zip. */
 export const TestdataParamsSchema = z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/) });

@@ -70,7 +70,7 @@ export type SubtaskResult = z.infer<typeof SubtaskResultSchema>;
 export const SubmissionResultSchema = z.object({
   status: JudgedStatusSchema,
   /** The verdict string (`PPP-T`, `[PP][PS](P%)`) or a special result (`Compilation Error`, ...). */
-  result: z.string(),
+  result: z.string().max(2_000),
   /** Scaled to problem.score and rounded half to even. */
   score: z.number().int().nonnegative(),
   /** ms, the maximum over tests. */
@@ -78,7 +78,7 @@ export const SubmissionResultSchema = z.object({
   /** KB, the maximum over tests. */
   memUsed: kilobytes,
   /** Compiler output or an explanation of a judge/problem error; null otherwise. */
-  errmsg: z.string().nullable(),
+  errmsg: z.string().max(65_536).nullable(),
   /** In subtask-number order; empty for special results. */
   subtaskResults: z.array(SubtaskResultSchema),
 });
@@ -97,7 +97,7 @@ export const TestOutcomeSchema = z
     memUsed: kilobytes,
     runtimeErrorKind: RuntimeErrorKindSchema.optional(),
     /** For PROBLEM_ERROR / INTERNAL_ERROR: what went wrong (becomes the submission's errmsg). */
-    detail: z.string().optional(),
+    detail: z.string().max(4_000).optional(),
   })
   .refine((outcome) => outcome.status !== 'PARTIAL' || outcome.percent !== undefined, {
     message: 'a PARTIAL outcome needs the checker percent',

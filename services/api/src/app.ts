@@ -3,12 +3,17 @@
  * No listening and no process concerns here, so tests can use `app.inject`.
  */
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createLogger, type Logger } from '@otog/platform/log/logger';
+import { JUDGE_INTERNAL_PREFIX } from '@otog/schemas/api/judge-internal';
+import { judgeInternalRoutes, type JudgingDependencies } from './judging/internal-routes.ts';
 
 export const API_PREFIX = '/api';
 
 export interface AppOptions {
   logger?: Logger;
+  /** Serves the internal judge API (/api/internal/judge) when given. */
+  judging?: JudgingDependencies;
 }
 
 export type App = ReturnType<typeof buildApp>;
@@ -30,6 +35,9 @@ export function buildApp(options: AppOptions = {}) {
     loggerInstance: options.logger ?? createLogger({ name: 'otog', level: 'silent' }),
     logController: new RequestLogAtDebug(),
   });
+  // Routes declare zod schemas (schemas/src/api): requests are parsed and responses checked with them.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
@@ -53,6 +61,9 @@ export function buildApp(options: AppOptions = {}) {
     },
     { prefix: API_PREFIX },
   );
+
+  const judging = options.judging;
+  if (judging) void app.register(async (scope) => judgeInternalRoutes(scope, judging), { prefix: JUDGE_INTERNAL_PREFIX });
 
   return app;
 }

@@ -30,6 +30,10 @@ export const apiConfigShape = {
     .regex(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, 'must be a comma-separated list of host:port')
     .transform((list) => list.split(','))
     .optional(),
+  /** How long a judge worker's claim or heartbeat holds a task before another worker may take it over. */
+  JUDGE_LEASE_SECONDS: z.coerce.number().int('must be a whole number of seconds').min(5).max(3_600).default(60),
+  /** Leases one judging may take (a worker dying or failing uses one); then the submission ends as judgeError. */
+  JUDGE_MAX_ATTEMPTS: z.coerce.number().int('must be a whole number').min(1).max(20).default(3),
 };
 
 export type ApiConfig = z.output<z.ZodObject<typeof apiConfigShape>>;

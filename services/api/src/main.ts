@@ -10,6 +10,7 @@ import { API_PREFIX, buildApp } from './app.ts';
 import { loadApiConfig } from './config.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
 import { startPlatformRuntime } from './platform-runtime.ts';
+import { startJudging } from './judging/start-judging.ts';
 
 const config = loadApiConfig();
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
@@ -56,7 +57,16 @@ async function start(): Promise<void> {
   cleanups.push({ name: 'the projections', run: platform.stop });
   if (signalled) return;
 
-  const app = buildApp({ logger });
+  const judging = startJudging({
+    runtime: platform,
+    dataDir: config.OTOG_DATA_DIR,
+    leaseMs: config.JUDGE_LEASE_SECONDS * 1_000,
+    maxAttempts: config.JUDGE_MAX_ATTEMPTS,
+    logger,
+  });
+  cleanups.push({ name: 'the judge queue', run: judging.stop });
+
+  const app = buildApp({ logger, judging: judging.deps });
   cleanups.push({ name: 'the HTTP server', run: () => app.close() });
   await app.listen({ port: config.PORT, host: config.HOST });
 

@@ -9,13 +9,19 @@ import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { createKafkaRelay } from '@otog/platform/relay/kafka-relay';
 import type { Subscription } from '@otog/platform/transport/event-transport';
 import { Kafka, logLevel } from 'kafkajs';
+import { judgeTaskReactor } from './judging/judge-task-reactor.ts';
 
-/** The event-sourcing core one process holds: pool, event store, wake-ups and the projections it folds. */
+/**
+ * The event-sourcing core one process holds: pool, event store, wake-ups, the projections it folds and
+ * the reactors it runs.
+ */
 export interface PlatformRuntime {
   readonly pool: DatabasePool;
   readonly store: EventStore;
   readonly listener: NotificationListener;
   readonly projections: ProjectionRunner;
+  /** The judge-task reactor (SubmissionCreated / RejudgeRequested -> judge_tasks rows), on the Postgres log. */
+  readonly judgeTasks: Subscription;
   stop(): Promise<void>;
 }
 
@@ -34,6 +40,8 @@ export async function startPlatformRuntime(options: {
   const store = createEventStore(pool, otogEventRegistry);
   const transport = createPgLogTransport({ pool, store, listener, logger });
   const projections = await startProjectionRunner({ pool, store, transport, projections: allProjections, logger });
+  // Single active across processes by its checkpoint lock, like a projection slot; never rebuilt.
+  const judgeTasks = await transport.subscribe(judgeTaskReactor);
   let relay: { subscription: Subscription; disconnect(): Promise<void> } | undefined;
   if (options.kafkaBrokers?.length) {
     const kafka = new Kafka({ clientId: 'otog-relay', brokers: [...options.kafkaBrokers], logLevel: logLevel.WARN });
@@ -47,9 +55,11 @@ export async function startPlatformRuntime(options: {
     store,
     listener,
     projections,
+    judgeTasks,
     async stop() {
       await relay?.subscription.stop();
       await relay?.disconnect();
+      await judgeTasks.stop();
       await projections.stop();
       await listener.close();
       await pool.end();

@@ -11,6 +11,7 @@ import { slotConsumer } from '@otog/platform/runner/projection-runner';
 import { createRebuildSlot, cutover, listSlots } from '@otog/platform/runner/projection-slots';
 import { skipNextEvent } from '@otog/platform/runner/skip';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
+import { addWorker, listWorkers, revokeWorker, WorkerNameError } from '../judging/worker-tokens.ts';
 
 export const usage = `usage: npm run cli -- <command>
 
@@ -21,6 +22,10 @@ export const usage = `usage: npm run cli -- <command>
   projections cutover <name> <version> [--force]
                                               make a building slot live (refused while it lags)
   projections skip <name> [--version <n>]     move a faulted slot past the event it fails on (logged)
+  judge add-worker <name> [--rotate]          make a judge worker and print its token once (--rotate:
+                                              replace an existing worker's token and reactivate it)
+  judge revoke-worker <name>                  refuse the worker's token from now on
+  judge workers                               list judge workers and whether they are active
 `;
 
 export interface CliContext {
@@ -42,7 +47,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   const { positionals, values } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { 'no-cutover': { type: 'boolean' }, force: { type: 'boolean' }, version: { type: 'string' } },
+    options: { 'no-cutover': { type: 'boolean' }, force: { type: 'boolean' }, version: { type: 'string' }, rotate: { type: 'boolean' } },
   });
   const [command, sub, name, extra] = positionals;
   const print = (line: string) => ctx.out.write(`${line}\n`);
@@ -60,6 +65,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     print(applied.length ? `applied ${applied.join(', ')}; schema version ${version}` : `schema is up to date (version ${version})`);
     return 0;
   }
+  if (command === 'judge') return runJudgeCommand(ctx, print, sub, name, extra, values.rotate ?? false);
   if (command !== 'projections') throw new UsageError(`unknown command "${positionals.join(' ')}"`);
 
   switch (sub) {
@@ -99,6 +105,56 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     }
     default:
       throw new UsageError(`unknown projections command "${sub ?? ''}"`);
+  }
+}
+
+async function runJudgeCommand(
+  ctx: CliContext,
+  print: (line: string) => void,
+  sub: string | undefined,
+  name: string | undefined,
+  extra: string | undefined,
+  rotate: boolean,
+): Promise<number> {
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  const needName = () => {
+    if (!name) throw new UsageError(`judge ${sub ?? ''} needs a worker name`);
+    return name;
+  };
+  switch (sub) {
+    case 'add-worker': {
+      const worker = needName();
+      let token: string;
+      try {
+        token = await addWorker(ctx.pool, worker, { rotate });
+      } catch (error) {
+        if (error instanceof WorkerNameError) throw new UsageError(error.message);
+        throw error;
+      }
+      ctx.logger.info({ worker, rotated: rotate }, 'judge worker token issued');
+      print(`judge worker "${worker}" ${rotate ? 'has a new token' : 'added'}; its token (shown only now, store it safely):`);
+      print(token);
+      return 0;
+    }
+    case 'revoke-worker': {
+      const worker = needName();
+      if (!(await revokeWorker(ctx.pool, worker))) throw new Error(`no active judge worker "${worker}"`);
+      ctx.logger.warn({ worker }, 'judge worker revoked');
+      print(`judge worker "${worker}" revoked; its token is refused from now on`);
+      return 0;
+    }
+    case 'workers': {
+      if (name !== undefined) throw new UsageError(`unexpected argument "${name}"`);
+      const workers = await listWorkers(ctx.pool);
+      if (workers.length === 0) print('no judge workers (add one with: judge add-worker <name>)');
+      for (const worker of workers) {
+        const since = worker.revokedAt === null ? `since ${worker.createdAt}` : `at ${worker.revokedAt}`;
+        print(`${worker.name}  ${worker.state.padEnd(7)} ${since}`);
+      }
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown judge command "${sub ?? ''}"`);
   }
 }
 

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { createLocalObjectStore } from '@otog/platform/storage/local-object-store';
+import type { PlatformRuntime } from '../platform-runtime.ts';
+import { createJudgeQueue } from './judge-queue.ts';
+import type { JudgingDependencies } from './internal-routes.ts';
+
+/** The objects directory of a data directory (test-data zips by sha256). */
+export function objectsDirOf(dataDir: string): string {
+  return join(dataDir, 'objects');
+}
+
+/**
+ * The API process's side of judging: the task queue behind the internal judge API and its sweeper, which
+ * ends tasks nobody can finish (a dead worker's last attempt, a problem without test data) even when no
+ * worker is claiming.
+ */
+export function startJudging(options: {
+  runtime: PlatformRuntime;
+  dataDir: string;
+  leaseMs: number;
+  maxAttempts: number;
+  logger?: Logger;
+}): { deps: JudgingDependencies; stop(): Promise<void> } {
+  const { runtime, logger } = options;
+  const queue = createJudgeQueue({
+    pool: runtime.pool,
+    store: runtime.store,
+    listener: runtime.listener,
+    leaseMs: options.leaseMs,
+    maxAttempts: options.maxAttempts,
+    ...(logger ? { logger } : {}),
+  });
+  const sweeper = queue.startSweeper(Math.min(5_000, Math.max(250, Math.floor(options.leaseMs / 4))));
+  return {
+    deps: { pool: runtime.pool, queue, objects: createLocalObjectStore(objectsDirOf(options.dataDir)) },
+    async stop() {
+      queue.close();
+      await sweeper.stop();
+    },
+  };
+}
