@@ -18,7 +18,6 @@ CREATE TABLE event_log (
 -- Readers scan in (txid, gpos) order below the snapshot xmin; see eventstore/event-store.ts readAfter.
 CREATE UNIQUE INDEX event_log_read_order ON event_log (txid, gpos);
 CREATE INDEX event_log_scope_order ON event_log (scope, txid, gpos);
-CREATE INDEX event_log_type ON event_log (type);
 
 -- The log is append-only: refuse UPDATE and DELETE at the database, whoever asks.
 CREATE FUNCTION event_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -178,11 +178,20 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
   ): Promise<AppendResult> {
     // Appends to one stream queue here until the previous one commits, so the duplicate check and the
     // version read below are final and writers never race on positions (the primary key stays as backstop).
+    // It is a statement of its own: a statement's snapshot is taken before it waits for the lock.
     await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtextextended(${streamId}, 7461))`);
     const ids = prepared.map((e) => e.eventId);
-    const existing = (await tx.any(sql.unsafe`
-      SELECT event_id, stream_id, stream_position, txid, gpos FROM event_log
-      WHERE event_id = ANY(${sql.array(ids, 'uuid')}) ORDER BY txid, gpos`)) as readonly AppendedRow[];
+    const state = (await tx.one(sql.unsafe`
+      SELECT
+        coalesce((SELECT max(stream_position) FROM event_log WHERE stream_id = ${streamId}), 0) AS current,
+        coalesce((
+          SELECT json_agg(json_build_object('event_id', event_id, 'stream_id', stream_id,
+            'stream_position', stream_position, 'txid', txid::text, 'gpos', gpos::text) ORDER BY txid, gpos)
+          FROM event_log WHERE event_id = ANY(${sql.array(ids, 'uuid')})), '[]') AS existing`)) as {
+      current: number;
+      existing: Array<Omit<AppendedRow, 'txid' | 'gpos'> & { txid: string; gpos: string }>;
+    };
+    const existing = state.existing.map((row) => ({ ...row, txid: BigInt(row.txid), gpos: BigInt(row.gpos) }));
     if (existing.length === prepared.length && existing.every((row) => row.stream_id === streamId)) {
       const events = existing.map(toAppended);
       const last = events[events.length - 1]!;
@@ -190,27 +199,40 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
     }
     if (existing.length > 0) throw new DuplicateEventError(existing.map((row) => row.event_id));
 
-    const current = Number(
-      await tx.oneFirst(sql.unsafe`SELECT coalesce(max(stream_position), 0) FROM event_log WHERE stream_id = ${streamId}`),
-    );
+    const current = state.current;
     const expected = options.expectedVersion ?? 'any';
     if (expected !== 'any' && (expected === 'none' ? current !== 0 : expected !== current)) {
       throw new WrongExpectedVersionError(streamId, expected, current);
     }
+    // The wake-up rides on the INSERT (an InitPlan, run once); NOTIFY is delivered on commit only.
     const rows = (await tx.any(sql.unsafe`
-      INSERT INTO event_log (event_id, stream_id, stream_position, type, schema_version, scope, occurred_at, data, meta)
-      SELECT * FROM ${sql.unnest(
-        prepared.map((e, i) => [e.eventId, streamId, current + i + 1, e.type, e.version, e.scope, e.occurredAt, e.data, e.meta]),
-        ['uuid', 'text', 'int4', 'text', 'int4', 'text', 'timestamptz', 'jsonb', 'jsonb'],
-      )}
-      RETURNING event_id, stream_id, stream_position, txid, gpos`)) as readonly AppendedRow[];
-    const events = rows
-      .map(toAppended)
-      .sort((a, b) => a.streamPosition - b.streamPosition);
+      WITH appended AS (
+        INSERT INTO event_log (event_id, stream_id, stream_position, type, schema_version, scope, occurred_at, data, meta)
+        SELECT * FROM ${sql.unnest(
+          prepared.map((e, i) => [e.eventId, streamId, current + i + 1, e.type, e.version, e.scope, e.occurredAt, e.data, e.meta]),
+          ['uuid', 'text', 'int4', 'text', 'int4', 'text', 'timestamptz', 'jsonb', 'jsonb'],
+        )}
+        RETURNING event_id, stream_id, stream_position, txid, gpos)
+      SELECT appended.*, (SELECT pg_notify(${EVENTS_CHANNEL}, '')) AS notified FROM appended`)) as readonly AppendedRow[];
+    const events = rows.map(toAppended).sort((a, b) => a.streamPosition - b.streamPosition);
     if (options.withinTransaction) await options.withinTransaction(tx, events);
-    await tx.query(sql.unsafe`SELECT pg_notify(${EVENTS_CHANNEL}, '')`);
     const last = events[events.length - 1]!;
     return { streamVersion: last.streamPosition, events, deduplicated: false, lastPosition: last };
+  }
+
+  /**
+   * Runs one append attempt, again when it lost a race with an append of the same event ids to another
+   * stream (the next attempt then reports the duplicate). Same-stream races cannot happen: see the lock.
+   */
+  async function withIdRaceRetry(attempt: () => Promise<AppendResult>): Promise<AppendResult> {
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const idRace = error instanceof UniqueIntegrityConstraintViolationError && error.constraint === 'event_log_event_id_key';
+        if (!idRace || tries >= 3) throw error;
+      }
+    }
   }
 
   async function appendInTransaction(
@@ -220,28 +242,16 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     const prepared = prepare(registry, streamId, events);
-    // A savepoint per attempt: a unique violation from a concurrent append can then be retried
-    // without aborting the caller's transaction.
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await outer.transaction((tx) => appendOnce(tx, streamId, prepared, options));
-      } catch (error) {
-        if (!(error instanceof UniqueIntegrityConstraintViolationError) || attempt >= 5) throw error;
-        const racedOnStream = error.constraint === 'event_log_pkey';
-        if (racedOnStream && options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
-          const actual = Number(
-            await outer.oneFirst(sql.unsafe`SELECT coalesce(max(stream_position), 0) FROM event_log WHERE stream_id = ${streamId}`),
-          );
-          throw new WrongExpectedVersionError(streamId, options.expectedVersion, actual);
-        }
-        // Raced with an append of the same ids to another stream; the retry reports it as a duplicate.
-      }
-    }
+    // A savepoint per attempt, so a retry does not abort the caller's transaction.
+    return withIdRaceRetry(() => outer.transaction((tx) => appendOnce(tx, streamId, prepared, options)));
   }
 
   return {
     registry,
-    append: (streamId, events, options) => pool.transaction((tx) => appendInTransaction(tx, streamId, events, options)),
+    async append(streamId, events, options = {}) {
+      const prepared = prepare(registry, streamId, events);
+      return withIdRaceRetry(() => pool.transaction((tx) => appendOnce(tx, streamId, prepared, options)));
+    },
     appendInTransaction,
     async readAfter(db, after, limit, options = {}) {
       const rows = await db.any(sql.unsafe`

@@ -61,10 +61,10 @@ export type EventEnvelope = z.output<typeof envelopeSchema>;
 
 /**
  * One Kafka message per event, keyed by scope (so one scope stays in one partition, in order).
- * `storedData` is the row's data as stored at `event.schemaVersion`; a consumer upcasts it with its own
- * registry, exactly as a reader of the log does.
+ * `event` must be read as stored (data at `event.schemaVersion`, not upcast); a consumer upcasts it with
+ * its own registry, exactly as a reader of the log does.
  */
-export function encodeEventMessage(event: StoredEvent, storedData: unknown): Message {
+export function encodeEventMessage(event: StoredEvent): Message {
   const envelope: EventEnvelope = {
     eventId: event.eventId,
     streamId: event.streamId,
@@ -76,7 +76,7 @@ export function encodeEventMessage(event: StoredEvent, storedData: unknown): Mes
     recordedAt: event.recordedAt,
     txid: event.txid.toString(),
     gpos: event.gpos.toString(),
-    data: storedData,
+    data: event.data,
     meta: event.meta,
   };
   return {

@@ -1,5 +1,4 @@
 import type { Kafka, Message, Producer } from 'kafkajs';
-import { sql } from '../db/pool.ts';
 import { comparePositions } from '../eventstore/position.ts';
 import type { EventConsumer } from '../runner/consumer.ts';
 import { defaultTopicForScope, encodeEventMessage, relayPartitioner, type TopicRouter } from './kafka-messages.ts';
@@ -20,11 +19,6 @@ export interface KafkaRelayOptions {
 export interface KafkaRelay extends EventConsumer {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
-}
-
-interface StoredDataRow {
-  event_id: string;
-  data: unknown;
 }
 
 /**
@@ -53,6 +47,8 @@ export function createKafkaRelay(options: KafkaRelayOptions): KafkaRelay {
 
   return {
     name: options.name ?? KAFKA_RELAY_NAME,
+    // The message carries data as stored beside its stored schemaVersion; consumers upcast with their registry.
+    storedData: true,
     async connect() {
       await producer.connect();
       connected = true;
@@ -65,19 +61,12 @@ export function createKafkaRelay(options: KafkaRelayOptions): KafkaRelay {
       if (!connected) throw new Error('the Kafka relay is not connected (call connect() before subscribing it)');
       // The transport delivers in (txid, gpos) order; keep it so positions rise within every partition.
       const ordered = [...events].sort(comparePositions);
-      // The transport hands us data upcast to this process's schema version, yet the message must carry the
-      // data as stored next to its stored schemaVersion (consumers upcast with their own registry). Re-read it.
-      const rows = (await tx.any(sql.unsafe`
-        SELECT event_id, data FROM event_log
-        WHERE event_id = ANY(${sql.array(ordered.map((event) => event.eventId), 'uuid')})`)) as readonly StoredDataRow[];
-      const storedData = new Map(rows.map((row) => [row.event_id, row.data]));
       const byTopic = new Map<string, Message[]>();
       for (const event of ordered) {
-        if (!storedData.has(event.eventId)) throw new Error(`event ${event.eventId} is not in event_log`);
         const topic = topicForScope(event.scope);
         let messages = byTopic.get(topic);
         if (!messages) byTopic.set(topic, (messages = []));
-        messages.push(encodeEventMessage(event, storedData.get(event.eventId)));
+        messages.push(encodeEventMessage(event));
       }
       // acks -1: the batch counts as published only once every in-sync replica has it.
       await producer.sendBatch({

@@ -13,6 +13,8 @@ export interface EventConsumer {
   readonly name: string;
   /** Event types the consumer wants; others only move the checkpoint. Omit for all types. */
   readonly types?: ReadonlySet<string>;
+  /** Take events as stored (schemaVersion and data not upcast): for consumers that forward them verbatim. */
+  readonly storedData?: boolean;
   handle(tx: DatabaseTransactionConnection, events: readonly StoredEvent[]): Promise<void>;
 }
 

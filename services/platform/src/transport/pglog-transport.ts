@@ -66,7 +66,7 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           const checkpoint = await lockCheckpoint(tx, key, { skipLocked: true });
           if (!checkpoint) return 'locked';
           if (checkpoint.status !== 'running') return 'stopped';
-          const events = await store.readAfter(tx, checkpoint, limit);
+          const events = await store.readAfter(tx, checkpoint, limit, { decode: !consumer.storedData });
           if (events.length === 0) return 'idle';
           return applyBatch(tx, key, checkpoint, consumer, events);
         });
