@@ -42,11 +42,14 @@ describe('parseConfig', () => {
 describe('the API process config', () => {
   it('has defaults for everything', () => {
     expect(readApiConfig({})).toEqual({
+      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
       PORT: 3000,
       HOST: '127.0.0.1',
       DATABASE_URL: undefined,
       OTOG_DATA_DIR: join(repoRoot, 'data'),
       LOG_LEVEL: 'info',
+      OTOG_LOCAL_JUDGE_SLOTS: 1,
+      OTOG_SANDBOX: undefined,
       KAFKA_BROKERS: undefined,
       JUDGE_LEASE_SECONDS: 60,
       JUDGE_MAX_ATTEMPTS: 3,

@@ -8,6 +8,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { otogEventRegistry } from '@otog/schemas/events';
+import { createDbPool } from '@otog/platform/db/pool';
+import { createEventStore } from '@otog/platform/eventstore/event-store';
+import { createLocalObjectStore } from '@otog/platform/storage/local-object-store';
+import { countTests, zipFolder } from '../judge-worker/support.ts';
 import { freePort } from '../support/local-services.ts';
 import { childEnv, isAlive, killAll, root, postmasterOf, processesUsing, runOtogToExit, startOtog, type OtogProcess } from './otog-process.ts';
 
@@ -43,6 +48,45 @@ async function withClient<T>(dataDir: string, fn: (client: pg.Client) => Promise
     return await fn(client);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * `npm start` runs a judge worker beside the API: a problem and a submission put into its log and object
+ * store come back judged by it (through the internal judge API and the sandbox).
+ */
+async function judgesASubmission(dataDir: string): Promise<void> {
+  const { port } = postmasterOf(join(dataDir, 'postgres'));
+  const password = readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim();
+  const pool = await createDbPool(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/otog`, { maximumPoolSize: 2 });
+  try {
+    const store = createEventStore(pool, otogEventRegistry);
+    const problemDir = join(root, 'judge/samples/problems/aplusb');
+    const testdataHash = await createLocalObjectStore(join(dataDir, 'objects')).put(zipFolder(problemDir));
+    await store.append('problem-1', [
+      { type: 'ProblemJudgingConfigured', scope: 'problem:1', data: { problemId: 1, score: 100, timeLimit: 1_000, memoryLimit: 256 } },
+      { type: 'ProblemTestdataUploaded', scope: 'problem:1', data: { problemId: 1, testdataHash, case: String(countTests(problemDir)) } },
+    ]);
+    const sourceCode = readFileSync(join(root, 'judge/samples/solutions/aplusb/accept.cpp'), 'utf8');
+    await store.append('submission-1', [
+      {
+        type: 'SubmissionCreated',
+        scope: 'user:1',
+        data: { submissionId: 1, userId: 1, problemId: 1, contestId: null, language: 'cpp', sourceCode, fileName: 'accept.cpp' },
+      },
+    ]);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const judged = (await store.readStream('submission-1')).find((event) => event.type === 'SubmissionJudged');
+      if (judged) {
+        expect(judged.data).toMatchObject({ status: 'accept', result: 'PPPPPPPPPP', score: 100, judgedBy: 'local' });
+        return;
+      }
+      if (Date.now() > deadline) throw new Error('the local judge worker did not judge the submission in time');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await pool.end();
   }
 }
 
@@ -96,6 +140,7 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     const notes = await withClient(dataDir, async (client) => (await client.query('SELECT note FROM e2e_marker')).rows);
     expect(notes).toEqual([{ note: marker }]);
     expect(second.output().stderr).toBe('');
+    await judgesASubmission(dataDir);
     // The operator CLI finds the running embedded cluster through its pid file (no DATABASE_URL).
     const cli = await run(process.execPath, [join(root, 'services/api/src/cli/main.ts'), 'migrate'], {
       env: childEnv({ OTOG_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),

@@ -418,6 +418,11 @@ describe('special results', () => {
     // The first failure met in run order decides.
     expect(score(defaultSubtaskConfig(3), '!?P').result).toBe('Judge Error');
   });
+  it('scores the outcomes of a plan that stopped at the failure (later tests never ran)', () => {
+    const stopped = outcomes('P?');
+    expect(scoreSubmission({ config: defaultSubtaskConfig(5), problemScore: 100, contest: false, outcomes: stopped }).result).toBe('Problem Error');
+    expect(scoreSubmission({ config: defaultSubtaskConfig(5), problemScore: 100, contest: false, outcomes: outcomes('!') }).result).toBe('Judge Error');
+  });
   it('a checker failure on a test that is skipped anyway does not count', () => {
     expect(score(configOf({ 's1': { case: '1-3' } }, 3), '-?P').result).toBe('[-SS]');
   });

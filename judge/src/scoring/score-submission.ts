@@ -39,6 +39,8 @@ export function scoreSubmission(input: ScoreInput): SubmissionResult {
   let abort: { result: 'Problem Error' | 'Judge Error'; detail: string | undefined } | undefined;
   const walked = walkSubtasks(config, { contest }, (test) => {
     const outcome = outcomes.get(test);
+    // After an abort the plan runs nothing more: later tests have no outcome and need none.
+    if (!outcome && abort) return { status: 'INTERNAL_ERROR', timeUsed: 0, memUsed: 0 };
     if (!outcome) throw new MissingTestOutcomeError(test);
     if (!abort && outcome.status === 'PROBLEM_ERROR') abort = { result: SPECIAL_RESULTS.problemError, detail: outcome.detail };
     if (!abort && outcome.status === 'INTERNAL_ERROR') abort = { result: SPECIAL_RESULTS.judgeError, detail: outcome.detail };

@@ -23,6 +23,12 @@ export const apiConfigShape = {
     .default(resolve(repoRoot, 'data'))
     .transform((dir) => resolve(dir)),
   LOG_LEVEL: logLevel,
+  /** Sandbox slots of the judge worker `npm start` runs beside the API; 0 runs none (judge hosts elsewhere). */
+  OTOG_LOCAL_JUDGE_SLOTS: z.coerce.number().int().min(0).max(64).default(1),
+  /** Handed on to that worker, which finds setpriv, prlimit and bwrap on it. */
+  PATH: z.string().default('/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'),
+  /** Passed to that worker: `unsafe` judges without a sandbox, for development machines only. */
+  OTOG_SANDBOX: z.enum(['bwrap', 'unsafe']).optional(),
   /** Comma-separated host:port list; when set, the event log is relayed to Kafka (scaled mode). */
   KAFKA_BROKERS: z
     .string()

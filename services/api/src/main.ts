@@ -10,6 +10,8 @@ import { API_PREFIX, buildApp } from './app.ts';
 import { loadApiConfig } from './config.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
 import { startPlatformRuntime } from './platform-runtime.ts';
+import { startLocalWorker } from './judging/local-worker.ts';
+import { rotateLocalWorkerToken } from './judging/worker-tokens.ts';
 import { startJudging } from './judging/start-judging.ts';
 
 const config = loadApiConfig();
@@ -36,6 +38,13 @@ function shutdown(exitCode: number): Promise<void> {
     process.exit(exitCode);
   })();
   return shuttingDown;
+}
+
+/** Where a process on this machine reaches the server: a wildcard listen address means loopback. */
+function localAddressOf(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 async function start(): Promise<void> {
@@ -69,6 +78,19 @@ async function start(): Promise<void> {
   const app = buildApp({ logger, judging: judging.deps });
   cleanups.push({ name: 'the HTTP server', run: () => app.close() });
   await app.listen({ port: config.PORT, host: config.HOST });
+
+  if (config.OTOG_LOCAL_JUDGE_SLOTS > 0) {
+    const worker = startLocalWorker({
+      apiUrl: `http://${localAddressOf(config.HOST)}:${config.PORT}`,
+      token: await rotateLocalWorkerToken(platform.pool),
+      dataDir: config.OTOG_DATA_DIR,
+      slots: config.OTOG_LOCAL_JUDGE_SLOTS,
+      path: config.PATH,
+      logger,
+      ...(config.OTOG_SANDBOX ? { env: { OTOG_SANDBOX: config.OTOG_SANDBOX } } : {}),
+    });
+    cleanups.push({ name: 'the local judge worker', run: worker.stop });
+  }
 
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;

@@ -1,0 +1,3 @@
+spin = 0
+while True:
+    spin += 1

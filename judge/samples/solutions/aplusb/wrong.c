@@ -1,0 +1,7 @@
+#include <stdio.h>
+int main(void) {
+  long long a, b;
+  if (scanf("%lld %lld", &a, &b) != 2) return 1;
+  printf("%lld\n", a - b - 1);
+  return 0;
+}
