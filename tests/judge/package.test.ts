@@ -115,6 +115,13 @@ describe('checker detection (first match wins)', () => {
 });
 
 describe('test data and the judging outcome', () => {
+  it('a library named like the submission (main.cpp) is a Problem Error, reported at upload', async () => {
+    const report = await validate([...tests(3), 'main.cpp', 'grader.h']);
+    expect(codes(report)).toEqual(['reservedLibraryName']);
+    expect(report.problems[0]!.message).toBe('main.cpp: the submission itself is compiled under this name; rename the library file');
+    expect(report.judging).toMatchObject({ ok: false, result: 'Problem Error', status: 'judgeError' });
+  });
+
   it('missing inputs → Input missing (judgeError), listing the files', async () => {
     const report = await validate(tests(5, ['2.in', '5.in']), '5');
     expect(report.problems).toEqual([{ code: 'inputMissing', message: 'input missing: 2.in, 5.in (problem.case is 5)', files: ['2.in', '5.in'] }]);

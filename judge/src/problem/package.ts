@@ -4,6 +4,7 @@
  * to decide the special result a submission would end with. Reading is injected (only subtask.json is
  * ever read), so this stays free of zip and file-system code.
  */
+import { languages } from '../languages/table.ts';
 import { SPECIAL_RESULTS, type SpecialResult } from '../scoring/special-results.ts';
 import { defaultSubtaskConfig, parseSubtaskConfig, type SubtaskConfig } from './subtask-config.ts';
 
@@ -24,6 +25,7 @@ export interface CheckerDescription {
 
 export const SUBTASK_FILE = 'subtask.json';
 const LIBRARY_EXTENSIONS = ['.c', '.h', '.cpp', '.py'];
+const SUBMISSION_FILE_NAMES = new Set(languages.map((language) => language.sourceName));
 const checkerFileNames = new Set<string>(CHECKER_FILES.map((checker) => checker.file));
 
 export interface PackageTest {
@@ -57,7 +59,8 @@ export type PackageProblemCode =
   | 'noTestcase'
   | 'inputMissing'
   | 'solutionMissing'
-  | 'subtaskError';
+  | 'subtaskError'
+  | 'reservedLibraryName';
 
 export interface PackageProblem {
   readonly code: PackageProblemCode;
@@ -167,6 +170,15 @@ export async function validateProblemPackage(input: PackageInput): Promise<Packa
     }
   }
   const libraries = [...root].filter((name) => !checkerFileNames.has(name) && LIBRARY_EXTENSIONS.some((ext) => name.endsWith(ext))).sort();
+  // The submission is compiled as main.<ext> beside the libraries: a library of that name would replace it.
+  const reserved = libraries.filter((name) => SUBMISSION_FILE_NAMES.has(name));
+  if (reserved.length > 0) {
+    problems.push({
+      code: 'reservedLibraryName',
+      message: `${listFiles(reserved)}: the submission itself is compiled under this name; rename the library file`,
+      files: reserved,
+    });
+  }
 
   // 3. Test files 1..N.
   const testCount = parseTestCount(input.problemCase);
@@ -254,6 +266,7 @@ function judgingOutcome(problems: readonly PackageProblem[]): PackageJudging {
     ['inputMissing', SPECIAL_RESULTS.inputMissing],
     ['solutionMissing', SPECIAL_RESULTS.solutionMissing],
     ['subtaskError', SPECIAL_RESULTS.subtaskError],
+    ['reservedLibraryName', SPECIAL_RESULTS.problemError],
   ];
   for (const [code, result] of order) {
     const matching = problems.filter((problem) => problem.code === code);
