@@ -8,3 +8,8 @@ if [ ! -x node_modules/.bin/node ]; then
   echo "First run: installing dependencies (npm ci) ..." >&2
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
+# `npm start` also runs a judge worker: its sandbox and compilers come from Debian. Install them when we
+# can (root); otherwise the worker explains what is missing and the API runs without judging.
+if [ "${1:-}" = start ] && [ "$(id -u)" = 0 ]; then
+  bash infra/scripts/ensure-packages.sh judge || echo "could not install the judge's Debian packages; judging stays off until they are installed" >&2
+fi

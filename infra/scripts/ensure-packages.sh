@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suites and the judge need, when they are missing.
 # Used by .ci/run and by `npm test` on a fresh machine (needs root for apt-get).
+#   ensure-packages.sh          everything the suites need
+#   ensure-packages.sh judge    only what the judge worker needs (`npm start` runs one)
 set -euo pipefail
 need=()
-[ -d /usr/lib/postgresql ] || need+=(postgresql)
-command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
-[ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
-command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+if [ "${1:-all}" != judge ]; then
+  [ -d /usr/lib/postgresql ] || need+=(postgresql)
+  command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+  [ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
+  command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+fi
 # The judge's sandbox (judge/src/sandbox) and languages (judge/src/languages): bubblewrap, the seccomp
 # BPF generator's library, and the Debian compilers/interpreter it calls by absolute path.
 [ -x /usr/bin/bwrap ] || need+=(bubblewrap)
