@@ -322,8 +322,12 @@ describe('worker processes: SIGTERM drains, SIGKILL is recovered by another work
     child.child.kill('SIGKILL');
     await child.exited;
     const killedAt = Date.now();
-    // The sandboxed program dies with its worker (setpriv --pdeathsig, bwrap --die-with-parent).
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The sandboxed program dies with its worker (setpriv --pdeathsig, bwrap --die-with-parent); the
+    // kernel tears the namespace down asynchronously, so wait for it, with a deadline.
+    const goneBy = Date.now() + 15_000;
+    while (livingProcessesOf([uids.child]).length > 0 && Date.now() < goneBy) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(livingProcessesOf([uids.child])).toEqual([]);
     cleanUpKilledWorker(childRoot(), childCgroup);
     const before = (await api.harness.events(queuedAfterDrain, 'TestcaseJudged')).length;
