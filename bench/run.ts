@@ -1,11 +1,14 @@
 /**
- * `npm run bench [-- --quick] [--only append,projection,rebuild,relay] [--out PATH]`
+ * `npm run bench [-- --quick] [--only append,projection,rebuild,relay,sandbox,judging [--merge]] [--out PATH]`
  *
  * Starts Postgres (fsync off, like the test cluster) and the Kafka mock when DATABASE_URL / KAFKA_BROKERS
  * are not set, plus a durable Postgres for the durable append figures; runs the benchmarks; prints the
  * figures; writes docs/perf.md (a --quick or --only run writes only with --out). Everything it started is
  * stopped, on success, on error and on SIGINT/SIGTERM. `--render-last` re-renders the report from the last
- * run's saved figures (after editing bench/analysis.md) without measuring again.
+ * run's saved figures (after editing bench/analysis.md) without measuring again; `--only ids --merge`
+ * measures those sections again and merges them into the last saved run's report (e.g. the judge sections
+ * on a quieter machine without re-running the platform ones). The judge sections (sandbox, judging) need
+ * root and the bwrap sandbox's requirements; without them they are reported as not measured.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +16,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchAppend } from './append.ts';
+import { benchSandbox } from './judge-sandbox.ts';
+import { benchJudging } from './judge-throughput.ts';
 import type { BenchContext } from './lib/context.ts';
 import { loadAverage, machineInfo, postgresInfo, type PostgresInfo } from './lib/machine.ts';
-import { printResult, renderReport, type BenchResult, type ReportContext } from './lib/report.ts';
+import { printResult, renderReport, type BenchResult, type Remeasure, type ReportContext } from './lib/report.ts';
 import { cleanupAll, startBenchServices, startDurableCluster } from './lib/services.ts';
 import { benchProjection } from './projection.ts';
 import { benchRebuild } from './rebuild.ts';
@@ -26,6 +31,8 @@ const BENCHES = {
   projection: benchProjection,
   rebuild: benchRebuild,
   relay: benchRelay,
+  sandbox: benchSandbox,
+  judging: benchJudging,
 } as const satisfies Record<string, (context: BenchContext) => Promise<BenchResult>>;
 type BenchId = keyof typeof BENCHES;
 
@@ -51,6 +58,22 @@ function writeReport(run: SavedRun, out: string): void {
   process.stdout.write(`wrote ${out}\n`);
 }
 
+/** The saved run with the sections in `again.ids` replaced by (or added from) this run's results. */
+function mergeRun(saved: SavedRun, results: readonly BenchResult[], failures: ReadonlyArray<{ id: string; error: string }>, again: Remeasure, out: string | undefined): SavedRun {
+  const order = Object.keys(BENCHES);
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const merged = [...saved.results.filter((result) => !again.ids.includes(result.id)), ...results].sort((a, b) => rank(a.id) - rank(b.id));
+  return {
+    context: {
+      ...saved.context,
+      failures: [...saved.context.failures.filter((failure) => !again.ids.includes(failure.id)), ...failures],
+      remeasured: [...(saved.context.remeasured ?? []), again],
+    },
+    results: merged,
+    out,
+  };
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -58,11 +81,15 @@ async function main(): Promise<number> {
       only: { type: 'string' },
       out: { type: 'string' },
       'render-last': { type: 'boolean', default: false },
+      merge: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
-    process.stdout.write('usage: npm run bench [-- --quick] [--only append,projection,rebuild,relay] [--out PATH] [--render-last]\n');
+    process.stdout.write(
+      `usage: npm run bench [-- --quick] [--only ${Object.keys(BENCHES).join(',')} [--merge]] [--out PATH] [--render-last]\n` +
+        '  --merge: measure the --only sections again and put them into the last saved run\'s report (same mode), rewriting it\n',
+    );
     return 0;
   }
   if (values['render-last']) {
@@ -75,7 +102,13 @@ async function main(): Promise<number> {
   const selected = (values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(BENCHES)) as BenchId[];
   for (const id of selected) if (!(id in BENCHES)) throw new Error(`unknown benchmark "${id}" (known: ${Object.keys(BENCHES).join(', ')})`);
   const quick = values.quick;
-  const out = values.out ?? (quick || values.only ? undefined : `${root}docs/perf.md`);
+  let saved: SavedRun | undefined;
+  if (values.merge) {
+    if (!values.only) throw new Error('--merge needs --only (the sections to measure again)');
+    saved = JSON.parse(readFileSync(LAST_RUN, 'utf8')) as SavedRun;
+    if (saved.context.mode !== (quick ? 'quick' : 'full')) throw new Error(`--merge: the saved run is a ${saved.context.mode} run; run this one the same way`);
+  }
+  const out = values.out ?? (saved ? saved.out : quick || values.only ? undefined : `${root}docs/perf.md`);
 
   const started = performance.now();
   const loadStart = loadAverage();
@@ -123,26 +156,29 @@ async function main(): Promise<number> {
   const totalSeconds = (performance.now() - started) / 1000;
   process.stdout.write(`\nload average: start ${loadStart}, end ${loadEnd}; ${totalSeconds.toFixed(0)} s total\n`);
 
-  const report: SavedRun = {
-    context: {
-      date,
-      mode: quick ? 'quick' : 'full',
-      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-      machine: machineInfo(),
-      postgres,
-      durablePostgres,
-      startedPostgres: services.startedPostgres,
-      kafka: services.kafkaBrokers
-        ? `${services.startedKafka ? 'librdkafka 2.0.2 mock cluster (3 brokers, infra/kafka-mock/kmock.c)' : `KAFKA_BROKERS=${services.kafkaBrokers}`}; client kafkajs`
-        : 'not used',
-      loadStart,
-      loadEnd,
-      totalSeconds,
-      failures,
-    },
-    results,
-    out,
-  };
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const report: SavedRun = saved
+    ? mergeRun(saved, results, failures, { ids: selected, date, command, loadStart, loadEnd, totalSeconds }, out)
+    : {
+        context: {
+          date,
+          mode: quick ? 'quick' : 'full',
+          command,
+          machine: machineInfo(),
+          postgres,
+          durablePostgres,
+          startedPostgres: services.startedPostgres,
+          kafka: services.kafkaBrokers
+            ? `${services.startedKafka ? 'librdkafka 2.0.2 mock cluster (3 brokers, infra/kafka-mock/kmock.c)' : `KAFKA_BROKERS=${services.kafkaBrokers}`}; client kafkajs`
+            : 'not used',
+          loadStart,
+          loadEnd,
+          totalSeconds,
+          failures,
+        },
+        results,
+        out,
+      };
   if (out) {
     writeFileSync(LAST_RUN, JSON.stringify(report, null, 1));
     writeReport(report, out);

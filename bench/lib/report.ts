@@ -2,7 +2,7 @@
 import type { MachineInfo, PostgresInfo } from './machine.ts';
 
 export interface Target {
-  readonly op: '>=' | '<';
+  readonly op: '>=' | '<' | '<=';
   readonly value: number;
   readonly text: string;
 }
@@ -36,7 +36,14 @@ export interface BenchResult {
 
 export function met(figure: Figure): boolean | undefined {
   if (!figure.target) return undefined;
-  return figure.target.op === '>=' ? figure.value >= figure.target.value : figure.value < figure.target.value;
+  switch (figure.target.op) {
+    case '>=':
+      return figure.value >= figure.target.value;
+    case '<':
+      return figure.value < figure.target.value;
+    case '<=':
+      return figure.value <= figure.target.value;
+  }
 }
 
 export function renderTable(table: Table): string {
@@ -78,6 +85,17 @@ export interface ReportContext {
   readonly loadEnd: string;
   readonly totalSeconds: number;
   readonly failures: ReadonlyArray<{ id: string; error: string }>;
+  /** Sections measured again later and merged into this report (`--only … --merge`). */
+  readonly remeasured?: readonly Remeasure[];
+}
+
+export interface Remeasure {
+  readonly ids: readonly string[];
+  readonly date: string;
+  readonly command: string;
+  readonly loadStart: string;
+  readonly loadEnd: string;
+  readonly totalSeconds: number;
 }
 
 const load1 = (text: string) => Number(text.split(' / ')[0]);
@@ -89,13 +107,13 @@ export function describeLoad(loadStart: string, loadEnd: string): string {
   if (start >= 1.5) {
     return (
       `**Taken under load**: the 1-minute load average was already ${start.toFixed(2)} on 2 cores before the bench started ` +
-      `(other sessions running test suites) and ${end.toFixed(2)} at the end, so these figures are lower bounds with roughly ±30% noise.`
+      `(other sessions running test suites) and ${end.toFixed(2)} at the end, so the throughputs are lower bounds and the times upper bounds, with roughly ±30% noise.`
     );
   }
   const tail =
     end > 3
       ? `At the end it was ${end.toFixed(2)}: the bench itself accounts for about 2 (it keeps both cores busy), so other work ` +
-        'joined during the run and the later sections (rebuild, relay) may read lower than on a quiet machine.'
+        'joined during the run and the later sections (rebuild, relay, sandbox, judging) may read lower (or slower) than on a quiet machine.'
       : `The ${end.toFixed(2)} at the end is about what the bench itself adds (it keeps both cores busy).`;
   return `The machine was quiet when the bench started (1-minute load average ${start.toFixed(2)}, below 1.5 on 2 cores). ${tail} Expect roughly ±20% between runs.`;
 }
@@ -110,6 +128,18 @@ export function renderReport(context: ReportContext, results: readonly BenchResu
       '(`npm run bench -- --render-last` re-renders this file from the last run after editing it).',
     '',
   );
+  const remeasured = context.remeasured ?? [];
+  for (const [index, again] of remeasured.entries()) {
+    // A section measured again later is reported with its latest measurement only.
+    const ids = again.ids.filter((id) => !remeasured.slice(index + 1).some((later) => later.ids.includes(id)));
+    if (ids.length === 0) continue;
+    out.push(
+      `The ${ids.map((id) => `\`${id}\``).join(', ')} section${ids.length > 1 ? 's were' : ' was'} measured again by \`${again.command}\` ` +
+        `on ${again.date} (load average ${again.loadStart} at its start, ${again.loadEnd} at its end, ${again.totalSeconds.toFixed(0)} s) ` +
+        'and merged into this report; the other sections and the machine table below are from the run above.',
+      '',
+    );
+  }
 
   out.push('## Summary against the targets', '');
   const summary = results.flatMap((r) => r.figures.filter((f) => f.target || f.summary));
