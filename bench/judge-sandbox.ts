@@ -8,6 +8,7 @@ import type { BenchContext } from './lib/context.ts';
 import { BENCH_UIDS, benchTmp, bwrapVersion, guardSandboxRun, notMeasured, sandboxUnavailable, sectionLoad } from './lib/judge-support.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
 import { profileSandboxRun, type SandboxProfile } from './lib/sandbox-profile.ts';
+import { benchStopping } from './lib/services.ts';
 import { int, ms } from './lib/stats.ts';
 
 const TITLE = 'Judge sandbox overhead';
@@ -32,6 +33,7 @@ export async function benchSandbox(context: BenchContext): Promise<BenchResult> 
     await guard.done();
   }
 
+  if (benchStopping()) throw new Error('interrupted');
   const profileRounds = context.quick ? 15 : 50;
   process.stdout.write(`  sandbox: breakdown, ${profileRounds} interleaved rounds over 16 variants\n`);
   const tmp = benchTmp('profile');

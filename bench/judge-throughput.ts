@@ -21,7 +21,7 @@ import type { BenchContext } from './lib/context.ts';
 import { startBenchJudgeApi } from './lib/judge-api.ts';
 import { BENCH_UIDS, benchTmp, closeOnCleanup, cpuBusy, notMeasured, sandboxUnavailable, sectionLoad, summarizeUses, timedSandbox, writeAplusbProblem, type UseSummary } from './lib/judge-support.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
-import { onCleanup } from './lib/services.ts';
+import { benchStopping, onCleanup } from './lib/services.ts';
 import { int, ms, now, seconds } from './lib/stats.ts';
 
 const TITLE = 'Judging throughput (a+b, 100 tests)';
@@ -43,6 +43,10 @@ interface PathResult {
   /** 1-minute load average at the end of the timed part. */
   readonly loadAfter: number;
   readonly extra?: readonly string[];
+}
+
+function stopIfInterrupted(): void {
+  if (benchStopping()) throw new Error('interrupted');
 }
 
 function checkAccepted(result: Pick<SubmissionResult, 'status' | 'score' | 'result' | 'errmsg'>, what: string): void {
@@ -150,6 +154,7 @@ async function judgeThroughWorker(options: { adminUrl: string; submissions: numb
             reported = judged;
             process.stdout.write(`    ${judged} / ${options.submissions} judged, ${seconds(now() - started)} s\n`);
           }
+          stopIfInterrupted();
           if (Date.now() > deadline) throw new Error(`only ${judged} of ${options.submissions} submissions judged in time${complaints.length ? `; worker said: ${complaints.slice(0, 3).join(' | ')}` : ''}`);
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
@@ -215,8 +220,10 @@ export async function benchJudging(context: BenchContext): Promise<BenchResult> 
     const sourceCode = readFileSync(SOURCE_FILE, 'utf8');
     const results: PathResult[] = [];
     for (const slots of [1, 2]) {
+      stopIfInterrupted();
       results.push(await judgeDirect({ slots, submissions, problemDir, sourceCode, rootDir: join(tmp.dir, `sandbox-${slots}`) }));
     }
+    stopIfInterrupted();
     results.push(await judgeThroughWorker({ adminUrl: context.adminUrl, submissions, problemDir, sourceCode, tmp: tmp.dir }));
     const { start, end } = load();
     return report(results, submissions, start, end);

@@ -21,7 +21,7 @@ import { benchJudging } from './judge-throughput.ts';
 import type { BenchContext } from './lib/context.ts';
 import { loadAverage, machineInfo, postgresInfo, type PostgresInfo } from './lib/machine.ts';
 import { printResult, renderReport, type BenchResult, type Remeasure, type ReportContext } from './lib/report.ts';
-import { cleanupAll, startBenchServices, startDurableCluster } from './lib/services.ts';
+import { benchStopping, cleanupAll, startBenchServices, startDurableCluster } from './lib/services.ts';
 import { benchProjection } from './projection.ts';
 import { benchRebuild } from './rebuild.ts';
 import { benchRelay } from './relay.ts';
@@ -140,6 +140,7 @@ async function main(): Promise<number> {
   const results: BenchResult[] = [];
   const failures: Array<{ id: string; error: string }> = [];
   for (const id of selected) {
+    if (benchStopping()) break;
     process.stdout.write(`\n-- ${id} --\n`);
     try {
       const result = await BENCHES[id](context);
@@ -152,6 +153,10 @@ async function main(): Promise<number> {
     }
   }
 
+  if (benchStopping()) {
+    process.stdout.write('\ninterrupted: no report written\n');
+    return 130;
+  }
   const loadEnd = loadAverage();
   const totalSeconds = (performance.now() - started) / 1000;
   process.stdout.write(`\nload average: start ${loadStart}, end ${loadEnd}; ${totalSeconds.toFixed(0)} s total\n`);
@@ -189,24 +194,31 @@ async function main(): Promise<number> {
 }
 
 let exiting = false;
+const running = main();
 const onSignal = (signal: NodeJS.Signals) => {
   if (exiting) return;
   exiting = true;
   process.stderr.write(`\nbench: ${signal}, stopping the services it started…\n`);
-  void cleanupAll().finally(() => process.exit(130));
+  void (async () => {
+    await cleanupAll();
+    // The measurement in progress fails once what it uses is gone: let it unwind (at most 15 s), then stop
+    // whatever it started meanwhile.
+    await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 15_000).unref())]);
+    await cleanupAll();
+    process.exit(130);
+  })();
 };
 process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
 
-main()
-  .then(
-    async (code) => {
-      await cleanupAll();
-      process.exit(code);
-    },
-    async (error: unknown) => {
-      process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      await cleanupAll();
-      process.exit(1);
-    },
-  );
+running.then(
+  async (code) => {
+    await cleanupAll();
+    if (!exiting) process.exit(code);
+  },
+  async (error: unknown) => {
+    if (!exiting) process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    await cleanupAll();
+    if (!exiting) process.exit(1);
+  },
+);

@@ -16,7 +16,7 @@ import { sandboxPrograms } from '@otog/judge/sandbox/requirements';
 import { createSandbox, type RunLimits } from '@otog/judge/sandbox/index';
 import { buildSandboxTools } from '@otog/judge/sandbox/tools';
 import { closeOnCleanup, removeSandboxLeftovers } from './judge-support.ts';
-import { onCleanup } from './services.ts';
+import { benchStopping, onCleanup } from './services.ts';
 import { now, percentile } from './stats.ts';
 
 export interface ProfileRow {
@@ -253,6 +253,7 @@ export async function profileSandboxRun(options: {
   try {
     // One warm-up round (page cache, first exec of each binary); then interleaved rounds.
     for (let round = -1; round < options.rounds; round++) {
+      if (benchStopping()) throw new Error('interrupted');
       for (const variant of variants) {
         if (failures.has(variant)) continue;
         try {

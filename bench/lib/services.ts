@@ -29,16 +29,33 @@ export function onCleanup(label: string, stop: Stop): () => Promise<void> {
   };
 }
 
-/** Stops everything still registered, newest first; never throws. */
-export async function cleanupAll(): Promise<void> {
-  while (stops.length > 0) {
-    const entry = stops.pop()!;
-    try {
-      await entry.stop();
-    } catch (error) {
-      process.stderr.write(`bench: stopping ${entry.label} failed: ${String(error)}\n`);
+let stopping = false;
+let cleaning: Promise<void> | undefined;
+
+/** True once cleanupAll has been called (the bench is ending or was interrupted): start nothing new. */
+export function benchStopping(): boolean {
+  return stopping;
+}
+
+/**
+ * Stops everything still registered, newest first (also what is registered while it runs); never throws.
+ * Concurrent calls share one pass, so a second caller never returns before the first one's stops are done.
+ */
+export function cleanupAll(): Promise<void> {
+  stopping = true;
+  cleaning ??= (async () => {
+    while (stops.length > 0) {
+      const entry = stops.pop()!;
+      try {
+        await entry.stop();
+      } catch (error) {
+        process.stderr.write(`bench: stopping ${entry.label} failed: ${String(error)}\n`);
+      }
     }
-  }
+  })().finally(() => {
+    cleaning = undefined;
+  });
+  return cleaning;
 }
 
 export interface BenchServices {
