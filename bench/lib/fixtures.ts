@@ -234,8 +234,6 @@ const typeParsers = [
   { name: 'timestamptz', parse: (value: string) => new Date(value).toISOString() },
 ];
 
-export const DISCARD_LABEL = 'DISCARD ALL (slonik resets every connection on release)';
-
 export interface QueryProfile {
   readonly label: string;
   calls: number;
@@ -251,19 +249,16 @@ function queryLabel(text: string): string {
   if (/^UPDATE consumer_checkpoints/i.test(flat)) return 'advance checkpoint (UPDATE consumer_checkpoints)';
   if (/FROM event_log/i.test(flat) && /pg_snapshot_xmin/i.test(flat) && /LIMIT/i.test(flat)) return 'readAfter (SELECT … FROM event_log)';
   if (/^INSERT INTO "rm_/i.test(flat)) return `fold write: ${flat.slice(0, 60)}…`;
-  if (/^SELECT event_id, stream_id, stream_position, txid, gpos FROM event_log WHERE event_id = ANY/i.test(flat)) {
-    return 'append: duplicate-id check (SELECT … WHERE event_id = ANY)';
-  }
-  if (/^SELECT coalesce\(max\(stream_position\), 0\) FROM event_log/i.test(flat)) return 'append: stream version (SELECT max(stream_position))';
-  if (/^INSERT INTO event_log/i.test(flat)) return 'append: INSERT INTO event_log … unnest … RETURNING';
-  if (/^SELECT event_id, data FROM event_log WHERE event_id = ANY/i.test(flat)) return 'relay: re-read stored data (SELECT event_id, data … = ANY)';
+  if (/^SELECT pg_advisory_xact_lock\(hashtextextended/i.test(flat)) return 'append: per-stream lock (pg_advisory_xact_lock)';
+  if (/^SELECT coalesce\(\(SELECT max\(stream_position\)/i.test(flat)) return 'append: stream version + duplicate-id check (one SELECT)';
+  if (/^WITH appended AS \( INSERT INTO event_log/i.test(flat)) return 'append: INSERT INTO event_log … unnest … RETURNING (+ pg_notify)';
   return flat.slice(0, 70);
 }
 
 /**
- * A pool like createDbPool's, plus an interceptor that adds up wall time per statement shape
- * (from slonik receiving the query to its result rows being parsed), and the time of the DISCARD ALL
- * slonik runs when a connection goes back to the pool. BEGIN/SAVEPOINT/COMMIT are not seen by interceptors.
+ * A pool like createDbPool's (same type parsers, no connection reset on release), plus an interceptor
+ * that adds up wall time per statement shape (from slonik receiving the query to its result rows being
+ * parsed). BEGIN/SAVEPOINT/COMMIT are not seen by interceptors.
  */
 export async function createProfilingPool(url: string): Promise<{ pool: DatabasePool; profile: Map<string, QueryProfile> }> {
   const profile = new Map<string, QueryProfile>();
@@ -282,12 +277,8 @@ export async function createProfilingPool(url: string): Promise<{ pool: Database
     profile.set(label, entry);
   };
   const pool = await createPool(url, {
-    // slonik's default reset, timed: it runs on every connection release, i.e. once per pool transaction.
-    async resetConnection({ query }) {
-      const t = now();
-      await query('DISCARD ALL');
-      add(DISCARD_LABEL, now() - t);
-    },
+    // As createDbPool: no DISCARD ALL on release (nothing keeps session state on pooled connections).
+    resetConnection: async () => undefined,
     driverFactory: createPgDriverFactory(),
     typeParsers,
     maximumPoolSize: 12,

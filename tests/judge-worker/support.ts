@@ -37,44 +37,22 @@ export async function startApi(options: { leaseMs?: number; maxAttempts?: number
   const harness = await startHarness(options);
   await harness.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = harness.app.server.address() as AddressInfo;
-  const { runtime } = harness;
 
   const api: ApiUnderTest = {
     harness,
     url: `http://127.0.0.1:${port}`,
     async seedProblem(problemId, testdata, seed) {
-      const hash = await harness.objects.put(testdata);
-      const scope = `problem:${problemId}`;
-      const appended = await runtime.store.append(`problem-${problemId}`, [
-        { type: 'ProblemJudgingConfigured', scope, data: { problemId, score: seed.score ?? 100, timeLimit: seed.timeLimit, memoryLimit: seed.memoryLimit } },
-        { type: 'ProblemTestdataUploaded', scope, data: { problemId, testdataHash: hash, case: String(seed.testCount) } },
-      ]);
-      await runtime.projections.waitFor('judge_problems', { ...appended.lastPosition, scope }, 15_000);
-      return hash;
+      const { hash } = await harness.problem(problemId, {
+        testdata,
+        cases: seed.testCount,
+        timeLimit: seed.timeLimit,
+        memoryLimit: seed.memoryLimit,
+        ...(seed.score === undefined ? {} : { score: seed.score }),
+      });
+      return hash!;
     },
     async submit(submissionId, submission) {
-      const userId = 7;
-      const contestId = submission.contestId ?? null;
-      const appended = await runtime.store.append(
-        `submission-${submissionId}`,
-        [
-          {
-            type: 'SubmissionCreated',
-            scope: contestId === null ? `user:${userId}` : `contest:${contestId}`,
-            data: {
-              submissionId,
-              userId,
-              problemId: submission.problemId,
-              contestId,
-              language: submission.language,
-              sourceCode: submission.sourceCode,
-              fileName: submission.fileName ?? null,
-            },
-          },
-        ],
-        { expectedVersion: 'none' },
-      );
-      await harness.reacted(appended);
+      await harness.submit(submissionId, { ...submission, fileName: submission.fileName ?? null });
     },
     async judged(submissionId, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;

@@ -29,8 +29,22 @@ export interface Harness {
   /** A worker and its token, made through the same code as the CLI. */
   addWorker(name: string): Promise<string>;
   /** Configures a problem (score, limits) and, unless `testdata: false`, uploads a small zip for it. */
-  problem(problemId: number, options?: { testdata?: boolean; cases?: number; score?: number }): Promise<{ hash: string | null }>;
-  submit(submissionId: number, options?: { problemId?: number; language?: 'c' | 'cpp' | 'python'; contestId?: number | null; userId?: number }): Promise<AppendResult>;
+  /** `testdata`: false for none, a zip's bytes for that package, else a generated one of `cases` tests. */
+  problem(
+    problemId: number,
+    options?: { testdata?: boolean | Uint8Array; cases?: number; score?: number; timeLimit?: number; memoryLimit?: number },
+  ): Promise<{ hash: string | null }>;
+  submit(
+    submissionId: number,
+    options?: {
+      problemId?: number;
+      language?: 'c' | 'cpp' | 'python';
+      contestId?: number | null;
+      userId?: number;
+      sourceCode?: string;
+      fileName?: string | null;
+    },
+  ): Promise<AppendResult>;
   rejudge(submissionId: number): Promise<AppendResult>;
   /** Resolves once the judge-task reactor has applied the append. */
   reacted(appended: AppendResult): Promise<void>;
@@ -82,12 +96,13 @@ export async function startHarness(options: { leaseMs?: number; maxAttempts?: nu
     addWorker: (name) => addWorker(runtime.pool, name, { rotate: true }),
     async problem(problemId, options = {}) {
       const cases = options.cases ?? 3;
+      const { timeLimit = 1_000, memoryLimit = 256, score = 100 } = options;
       const events: Array<{ type: string; data: unknown }> = [
-        { type: 'ProblemJudgingConfigured', data: { problemId, score: options.score ?? 100, timeLimit: 1_000, memoryLimit: 256 } },
+        { type: 'ProblemJudgingConfigured', data: { problemId, score, timeLimit, memoryLimit } },
       ];
       let hash: string | null = null;
       if (options.testdata !== false) {
-        hash = await objects.put(testdataZip(cases));
+        hash = await objects.put(options.testdata instanceof Uint8Array ? options.testdata : testdataZip(cases));
         events.push({ type: 'ProblemTestdataUploaded', data: { problemId, testdataHash: hash, case: String(cases) } });
       }
       await appendProblem(problemId, events);
@@ -108,8 +123,8 @@ export async function startHarness(options: { leaseMs?: number; maxAttempts?: nu
               problemId: options.problemId ?? 1,
               contestId,
               language: options.language ?? 'cpp',
-              sourceCode: SOURCE,
-              fileName: 'a.cpp',
+              sourceCode: options.sourceCode ?? SOURCE,
+              fileName: options.fileName === undefined ? 'a.cpp' : options.fileName,
             },
           },
         ],
