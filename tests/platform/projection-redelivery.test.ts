@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjections } from '@otog/projections';
 import { sql } from '@otog/platform/db/pool';
-import { createEventStore, type NewEvent } from '@otog/platform/eventstore/event-store';
+import { createEventStore } from '@otog/platform/eventstore/event-store';
 import { LOG_START } from '@otog/platform/eventstore/position';
 import { lockCheckpoint } from '@otog/platform/runner/checkpoints';
 import { applyBatch } from '@otog/platform/runner/consumer';
@@ -11,28 +11,7 @@ import { createRebuildSlot, ensureCodeSlot } from '@otog/platform/runner/project
 import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
 import { testRegistry } from '../support/test-events.ts';
 import { ledgerProjection } from '../support/test-projections.ts';
-
-/** Sample streams for every projection: [streamId, events]. Add one when a projection is added. */
-const samples: Record<string, Array<[string, NewEvent[]]>> = {
-  ledger: Array.from({ length: 3 }, (_, s) => [
-    `counter-${s}`,
-    Array.from({ length: 25 }, (_, i) => ({ type: 'CounterIncremented', scope: `user:${s}`, data: { counter: `c${s}`, by: i - 5, seq: i } })),
-  ]),
-  // Configured, re-configured and given new test data in varying orders (one problem has no test data).
-  judge_problems: Array.from({ length: 4 }, (_, p): [string, NewEvent[]] => [
-    `problem-${p + 1}`,
-    [
-      ...(p === 3
-        ? []
-        : [{ type: 'ProblemTestdataUploaded', scope: `problem:${p + 1}`, data: { problemId: p + 1, testdataHash: 'a'.repeat(63) + p, case: '3' } }]),
-      { type: 'ProblemJudgingConfigured', scope: `problem:${p + 1}`, data: { problemId: p + 1, score: 100, timeLimit: 1_000, memoryLimit: 256 } },
-      { type: 'ProblemJudgingConfigured', scope: `problem:${p + 1}`, data: { problemId: p + 1, score: 50 + p, timeLimit: 2_000, memoryLimit: 64 * (p + 1) } },
-      ...(p % 2 === 0
-        ? [{ type: 'ProblemTestdataUploaded', scope: `problem:${p + 1}`, data: { problemId: p + 1, testdataHash: 'b'.repeat(63) + p, case: String(10 + p) } }]
-        : []),
-    ],
-  ]),
-};
+import { samples } from './projection-samples/index.ts';
 
 const cases: ProjectionDefinition[] = [ledgerProjection(), ...allProjections];
 

@@ -1,4 +1,6 @@
 export * from './registry.ts';
 export * from './judging-events.ts';
 export * from './problem-events.ts';
+export * from './user-events.ts';
+export * from './announcement-events.ts';
 export * from './otog-events.ts';

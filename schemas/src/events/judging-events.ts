@@ -67,4 +67,10 @@ export const SubmissionJudged = defineEvent({
     .strict(),
 });
 
-export const judgingEvents = [SubmissionCreated, RejudgeRequested, TestcaseJudged, SubmissionJudged] as const;
+/** The owner (or an admin) shares or unshares the source code. */
+export const SubmissionShared = defineEvent({
+  type: 'SubmissionShared',
+  schema: z.object({ submissionId: id, public: z.boolean() }).strict(),
+});
+
+export const judgingEvents = [SubmissionCreated, RejudgeRequested, TestcaseJudged, SubmissionJudged, SubmissionShared] as const;

@@ -1,10 +1,12 @@
 import { judgingEvents } from './judging-events.ts';
 import { problemEvents } from './problem-events.ts';
+import { userEvents } from './user-events.ts';
+import { announcementEvents } from './announcement-events.ts';
 import { createEventRegistry, type EventDefinition } from './registry.ts';
 
 /**
  * The product's event catalogue; the event store validates appends and reads against this registry.
- * Scopes (Kafka keys, ordering domains): `user:<id>`, `contest:<id>`, `problem:<id>`, `chat:<room>`.
+ * Scopes (Kafka keys, ordering domains): `user:<id>`, `contest:<id>`, `problem:<id>`, `announcement:global`, `chat:<room>`.
  */
-export const otogEvents: readonly EventDefinition[] = [...problemEvents, ...judgingEvents];
+export const otogEvents: readonly EventDefinition[] = [...userEvents, ...problemEvents, ...judgingEvents, ...announcementEvents];
 export const otogEventRegistry = createEventRegistry(otogEvents);

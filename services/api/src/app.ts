@@ -3,10 +3,23 @@
  * No listening and no process concerns here, so tests can use `app.inject`.
  */
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createLogger, type Logger } from '@otog/platform/log/logger';
+import { appContract } from '@otog/schemas/api/app';
 import { JUDGE_INTERNAL_PREFIX } from '@otog/schemas/api/judge-internal';
+import { accessControl } from './http/access.ts';
+import { serve } from './http/serve.ts';
+import type { ApiDependencies } from './http/settings.ts';
 import { judgeInternalRoutes, type JudgingDependencies } from './judging/internal-routes.ts';
+import { announcementsRoutes } from './modules/announcements/routes.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { problemsRoutes } from './modules/problems/routes.ts';
+import { submissionsRoutes } from './modules/submissions/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
 
 export const API_PREFIX = '/api';
 
@@ -14,6 +27,18 @@ export interface AppOptions {
   logger?: Logger;
   /** Serves the internal judge API (/api/internal/judge) when given. */
   judging?: JudgingDependencies;
+  /** Serves the public API (auth, users, problems, submissions, announcements) when given. */
+  api?: ApiDependencies;
+}
+
+/** "body.username: Required; query.limit: Too big" from a request validation failure. */
+function describeValidation(error: FastifyError): string {
+  const issues = (error.validation ?? []).map((issue) => {
+    const path = String(issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    const where = [error.validationContext, path].filter(Boolean).join('.');
+    return where ? `${where}: ${issue.message ?? 'invalid'}` : (issue.message ?? 'invalid');
+  });
+  return issues.length ? issues.join('; ') : error.message;
 }
 
 export type App = ReturnType<typeof buildApp>;
@@ -44,6 +69,10 @@ export function buildApp(options: AppOptions = {}) {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      void reply.code(400).send({ message: describeValidation(error) });
+      return;
+    }
     const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
@@ -53,11 +82,38 @@ export function buildApp(options: AppOptions = {}) {
     void reply.code(status).send({ message: error.message });
   });
 
+  const deps = options.api;
+  if (deps) {
+    void app.register(fastifyMultipart, { limits: { fileSize: deps.settings.problemFileMaxBytes, files: 10 } });
+    void app.register(fastifyRateLimit, {
+      global: false,
+      errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `Too many requests; try again in ${context.after}` }),
+    });
+    void app.register(accessControl, deps.settings);
+    void app.register(fastifySwagger, {
+      openapi: {
+        info: { title: 'OTOG API', description: 'One Tambon One Grader: the public API (spec section 7)', version: '1.0.0' },
+        servers: [{ url: API_PREFIX }],
+      },
+      transform: jsonSchemaTransform,
+      // Only the public API: the internal judge API is not a client contract.
+      hideUntagged: true,
+    });
+    void app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/doc` });
+  }
+
   void app.register(
     async (api) => {
-      api.get('/ping', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('pong'));
+      serve(api, appContract.ping, async (_request, reply) => reply.type('text/plain; charset=utf-8').send('pong'));
       // The spec's App group: "GET /time returns the server date" (as a JSON string, ISO-8601).
-      api.get('/time', async (_request, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(new Date().toISOString())));
+      serve(api, appContract.time, async () => new Date().toISOString());
+      if (deps) {
+        await authRoutes(api, deps);
+        await usersRoutes(api, deps);
+        await problemsRoutes(api, deps);
+        await submissionsRoutes(api, deps);
+        await announcementsRoutes(api, deps);
+      }
     },
     { prefix: API_PREFIX },
   );

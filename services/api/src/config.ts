@@ -9,6 +9,8 @@ import { loadConfigOrExit, logLevel, parseConfig, port, postgresUrl } from '@oto
 /** The checkout's root: the default data directory belongs to the checkout, wherever the process is started from. */
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
+const booleanFlag = z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((value) => value === 'true' || value === '1');
+
 export const apiConfigShape = {
   PORT: port.default(3000),
   /** Loopback by default: a fresh `npm start` on a laptop is not reachable from the network; set 0.0.0.0 to serve a LAN. */
@@ -40,6 +42,19 @@ export const apiConfigShape = {
   JUDGE_LEASE_SECONDS: z.coerce.number().int('must be a whole number of seconds').min(5).max(3_600).default(60),
   /** Leases one judging may take (a worker dying or failing uses one); then the submission ends as judgeError. */
   JUDGE_MAX_ATTEMPTS: z.coerce.number().int('must be a whole number').min(1).max(20).default(3),
+  /** On-site contest mode: most routes become admin-only (spec section 1). */
+  OFFLINE_MODE: booleanFlag.default(false),
+  /** Signs access tokens and file URLs. When unset, a random one is kept in OTOG_DATA_DIR/secrets (mode 0600). */
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(90 * 86_400).default(7 * 86_400),
+  /** Secure flag on the refresh-token cookie: set it when the site is served over HTTPS. */
+  COOKIE_SECURE: booleanFlag.default(false),
+  /** Largest accepted source file in bytes (OTOG: 10 KiB). */
+  SUBMISSION_MAX_BYTES: z.coerce.number().int().min(100).max(1_048_576).default(10 * 1024),
+  /** The first admin, created when the database has no accounts; without a password a random one is printed once. */
+  OTOG_ADMIN_USERNAME: z.string().trim().min(1).max(255).default('admin'),
+  OTOG_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(256).optional(),
 };
 
 export type ApiConfig = z.output<z.ZodObject<typeof apiConfigShape>>;

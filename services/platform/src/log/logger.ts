@@ -19,6 +19,12 @@ export const redactedPaths = [
   '*.databaseUrl',
   'DATABASE_URL',
   '*.DATABASE_URL',
+  'jwtSecret',
+  '*.jwtSecret',
+  'JWT_SECRET',
+  '*.JWT_SECRET',
+  'OTOG_ADMIN_PASSWORD',
+  '*.OTOG_ADMIN_PASSWORD',
 ];
 
 export type { Logger };

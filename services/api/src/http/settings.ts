@@ -1,0 +1,54 @@
+import type { Logger } from 'pino';
+import type { DatabasePool } from '@otog/platform/db/pool';
+import type { EventStore } from '@otog/platform/eventstore/event-store';
+import type { ProjectionRunner } from '@otog/platform/runner/projection-runner';
+import type { ObjectStore } from '@otog/platform/storage/object-store';
+
+export interface RateLimit {
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+/** Behaviour of the public API that differs between deployments (from config.ts, or set by tests). */
+export interface ApiSettings {
+  /** On-site contest mode: routes fall into public / authenticated / admin-only (RouteAccess.offline). */
+  readonly offline: boolean;
+  /** HMAC secret of access tokens and signed file URLs (at least 32 characters). */
+  readonly jwtSecret: string;
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+  /** Secure flag on cookies (HTTPS deployments). */
+  readonly cookieSecure: boolean;
+  /** Largest source file accepted (DOMAIN.md: 10 KiB by default). */
+  readonly submissionMaxBytes: number;
+  /** Largest PDF, test-data zip or attachment an admin may upload. */
+  readonly problemFileMaxBytes: number;
+  /** How long a write waits for its projection before answering (read-your-writes, bounded). */
+  readonly readYourWritesTimeoutMs: number;
+  readonly rateLimits: { readonly login: RateLimit; readonly register: RateLimit; readonly submit: RateLimit };
+}
+
+/** What the public API's modules are given: the event-sourcing core, file storage and settings. */
+export interface ApiDependencies {
+  readonly pool: DatabasePool;
+  readonly store: EventStore;
+  readonly projections: ProjectionRunner;
+  readonly objects: ObjectStore;
+  readonly logger: Logger;
+  readonly settings: ApiSettings;
+}
+
+export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {
+  offline: false,
+  accessTokenTtlSeconds: 15 * 60,
+  refreshTokenTtlSeconds: 7 * 24 * 60 * 60,
+  cookieSecure: false,
+  submissionMaxBytes: 10 * 1024,
+  problemFileMaxBytes: 64 * 1024 * 1024,
+  readYourWritesTimeoutMs: 2_000,
+  rateLimits: {
+    login: { max: 10, windowMs: 60_000 },
+    register: { max: 5, windowMs: 60_000 },
+    submit: { max: 30, windowMs: 60_000 },
+  },
+};
