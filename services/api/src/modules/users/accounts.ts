@@ -2,11 +2,12 @@
  * Accounts: the command-side identity rows (credentials never enter the log), each change appended as a
  * User* event in the same transaction so consumers of the log see every user.
  */
-import { sql, type DatabasePool } from '@otog/platform/db/pool';
-import type { EventStore } from '@otog/platform/eventstore/event-store';
-import type { Role } from '@otog/schemas/api/contract';
+import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '@otog/platform/db/pool';
+import type { EventStore, NewEvent } from '@otog/platform/eventstore/event-store';
+import type { Role, UserSummary } from '@otog/schemas/api/contract';
 import { conflict, isUniqueViolation } from '../../http/errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { revokeAllOfUser } from '../auth/refresh-tokens.ts';
 
 export interface AccountRow {
   readonly id: number;
@@ -22,6 +23,15 @@ export interface AccountRow {
 export const ACCOUNT_COLUMNS = sql.fragment`id, username, show_name AS "showName", role, rating, password_hash AS "passwordHash",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
+const SUMMARY_COLUMNS = sql.fragment`id, username, show_name AS "showName", role, rating`;
+
+type AccountDeps = { readonly pool: DatabasePool; readonly store: EventStore };
+
+/** What other resources embed: never the hash. */
+export function toSummary(row: Pick<AccountRow, 'id' | 'username' | 'showName' | 'role' | 'rating'>): UserSummary {
+  return { id: row.id, username: row.username, showName: row.showName, role: row.role, rating: row.rating };
+}
+
 /** OTOG's 409 messages for a taken name. */
 export function nameTaken(error: unknown): never {
   if (isUniqueViolation(error, 'accounts_username')) throw conflict('username was taken.');
@@ -29,23 +39,106 @@ export function nameTaken(error: unknown): never {
   throw error;
 }
 
+const userStream = (userId: number) => `user-${userId}`;
+const userScope = (userId: number) => `user:${userId}`;
+
+async function appendUserEvent(
+  deps: AccountDeps,
+  tx: DatabaseTransactionConnection,
+  userId: number,
+  event: Pick<NewEvent, 'type' | 'data'>,
+  actor: number,
+): Promise<void> {
+  await deps.store.appendInTransaction(tx, userStream(userId), [{ ...event, scope: userScope(userId), meta: { actor } }], { expectedVersion: 'any' });
+}
+
+/** The insert and its UserRegistered, inside a transaction the caller owns (seeding checks emptiness in it). */
+export async function insertAccount(
+  deps: Pick<AccountDeps, 'store'>,
+  tx: DatabaseTransactionConnection,
+  input: { username: string; showName: string; passwordHash: string; role: Role; actor?: number },
+): Promise<AccountRow> {
+  const row = (await tx.one(sql.unsafe`
+    INSERT INTO accounts (username, show_name, password_hash, role)
+    VALUES (${input.username}, ${input.showName}, ${input.passwordHash}, ${input.role})
+    RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow;
+  await deps.store.appendInTransaction(
+    tx,
+    userStream(row.id),
+    [
+      {
+        type: 'UserRegistered',
+        scope: userScope(row.id),
+        data: { userId: row.id, username: row.username, showName: row.showName, role: row.role },
+        // Self-registration: the new user is the actor.
+        meta: { actor: input.actor ?? row.id },
+      },
+    ],
+    { expectedVersion: 'none' },
+  );
+  return row;
+}
+
 export async function createAccount(
-  deps: { pool: DatabasePool; store: EventStore },
-  input: { username: string; showName: string; password: string; role: Role },
+  deps: AccountDeps,
+  input: { username: string; showName: string; password: string; role: Role; actor?: number },
 ): Promise<AccountRow> {
   const passwordHash = await hashPassword(input.password);
   try {
+    return await deps.pool.transaction((tx) => insertAccount(deps, tx, { ...input, passwordHash }));
+  } catch (error) {
+    return nameTaken(error);
+  }
+}
+
+export async function findAccount(pool: Queryable, by: { id: number } | { username: string }): Promise<AccountRow | null> {
+  const where = 'id' in by ? sql.fragment`id = ${by.id}` : sql.fragment`username = ${by.username}`;
+  return (await pool.maybeOne(sql.unsafe`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE ${where}`)) as AccountRow | null;
+}
+
+export async function countAccounts(pool: Queryable): Promise<number> {
+  return Number(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM accounts`));
+}
+
+/** `%`, `_` and `\` are wildcards in LIKE: a search for "a_b" means those three characters. */
+const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const INT4_MAX = 2_147_483_647;
+
+/** The admin table: an all-digit search also matches that id exactly; names match as substrings, any case. */
+export async function listAccounts(
+  pool: Queryable,
+  query: { limit: number; skip: number; search?: string | undefined },
+): Promise<{ data: UserSummary[]; total: number }> {
+  const search = query.search?.trim() ?? '';
+  const conditions = [];
+  if (search !== '') {
+    const pattern = likeContains(search);
+    conditions.push(sql.fragment`username ILIKE ${pattern}`, sql.fragment`show_name ILIKE ${pattern}`);
+    if (/^\d{1,10}$/.test(search) && Number(search) <= INT4_MAX) conditions.push(sql.fragment`id = ${Number(search)}`);
+  }
+  const where = conditions.length ? sql.fragment`WHERE ${sql.join(conditions, sql.fragment` OR `)}` : sql.fragment``;
+  const rows = (await pool.any(sql.unsafe`
+    SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total FROM accounts ${where}
+    ORDER BY id DESC LIMIT ${query.limit} OFFSET ${query.skip}`)) as ReadonlyArray<UserSummary & { total: bigint }>;
+  // A page past the end has no rows to carry the window count: count separately then.
+  const total = rows[0] ? Number(rows[0].total) : Number(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM accounts ${where}`));
+  return { data: rows.map(toSummary), total };
+}
+
+/** The admin's field edit (PUT without a password); null when there is no such user. */
+export async function updateAccount(
+  deps: AccountDeps,
+  userId: number,
+  fields: { username: string; showName: string; role: Role },
+  actor: number,
+): Promise<AccountRow | null> {
+  try {
     return await deps.pool.transaction(async (tx) => {
-      const row = (await tx.one(sql.unsafe`
-        INSERT INTO accounts (username, show_name, password_hash, role)
-        VALUES (${input.username}, ${input.showName}, ${passwordHash}, ${input.role})
-        RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow;
-      await deps.store.appendInTransaction(
-        tx,
-        `user-${row.id}`,
-        [{ type: 'UserRegistered', scope: `user:${row.id}`, data: { userId: row.id, username: row.username, showName: row.showName, role: row.role } }],
-        { expectedVersion: 'none' },
-      );
+      const row = (await tx.maybeOne(sql.unsafe`
+        UPDATE accounts SET username = ${fields.username}, show_name = ${fields.showName}, role = ${fields.role}, updated_at = now()
+        WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
+      if (!row) return null;
+      await appendUserEvent(deps, tx, userId, { type: 'UserUpdated', data: { userId, username: row.username, showName: row.showName, role: row.role } }, actor);
       return row;
     });
   } catch (error) {
@@ -53,11 +146,53 @@ export async function createAccount(
   }
 }
 
-export async function findAccount(pool: DatabasePool, by: { id: number } | { username: string }): Promise<AccountRow | null> {
-  const where = 'id' in by ? sql.fragment`id = ${by.id}` : sql.fragment`username = ${by.username}`;
-  return (await pool.maybeOne(sql.unsafe`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE ${where}`)) as AccountRow | null;
+/** A new password set by an admin: every session of the user ends with the old password. */
+export async function changePassword(deps: AccountDeps, userId: number, password: string, actor: number): Promise<AccountRow | null> {
+  const passwordHash = await hashPassword(password);
+  return deps.pool.transaction(async (tx) => {
+    const row = (await tx.maybeOne(sql.unsafe`
+      UPDATE accounts SET password_hash = ${passwordHash}, updated_at = now()
+      WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
+    if (!row) return null;
+    await revokeAllOfUser(tx, userId, 'password-changed');
+    await appendUserEvent(deps, tx, userId, { type: 'UserPasswordChanged', data: { userId, changedBy: actor } }, actor);
+    return row;
+  });
 }
 
-export async function countAccounts(pool: DatabasePool): Promise<number> {
-  return Number(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM accounts`));
+export async function changeShowName(deps: AccountDeps, userId: number, showName: string, actor: number): Promise<AccountRow | null> {
+  try {
+    return await deps.pool.transaction(async (tx) => {
+      const row = (await tx.maybeOne(sql.unsafe`
+        UPDATE accounts SET show_name = ${showName}, updated_at = now() WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
+      if (!row) return null;
+      await appendUserEvent(deps, tx, userId, { type: 'UserShowNameChanged', data: { userId, showName: row.showName } }, actor);
+      return row;
+    });
+  } catch (error) {
+    return nameTaken(error);
+  }
+}
+
+export interface AvatarHashes {
+  readonly large: string;
+  readonly small: string;
+}
+
+/** Records the stored JPEGs of a user's avatar; false when there is no such user. */
+export async function setAvatar(deps: AccountDeps, userId: number, hashes: AvatarHashes, actor: number): Promise<boolean> {
+  return deps.pool.transaction(async (tx) => {
+    const found = await tx.maybeOneFirst(sql.unsafe`
+      UPDATE accounts SET avatar_large = ${hashes.large}, avatar_small = ${hashes.small}, updated_at = now() WHERE id = ${userId} RETURNING id`);
+    if (found === null) return false;
+    await appendUserEvent(deps, tx, userId, { type: 'UserAvatarUploaded', data: { userId, largeHash: hashes.large, smallHash: hashes.small } }, actor);
+    return true;
+  });
+}
+
+/** The stored avatar of a user, or null when the user has none (or does not exist). */
+export async function findAvatar(pool: Queryable, userId: number): Promise<AvatarHashes | null> {
+  const row = (await pool.maybeOne(sql.unsafe`
+    SELECT avatar_large AS large, avatar_small AS small FROM accounts WHERE id = ${userId} AND avatar_large IS NOT NULL AND avatar_small IS NOT NULL`)) as AvatarHashes | null;
+  return row;
 }

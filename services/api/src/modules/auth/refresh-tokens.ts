@@ -1,0 +1,119 @@
+/**
+ * Refresh tokens: random, single-use, rotated on every refresh within a "family" (one sign-in). Presenting a
+ * token that was already used means two parties hold it (one of them stole it): the whole family is revoked,
+ * so the thief's newer token dies too. Only the sha256 of a token is stored: a leaked table signs no one in.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
+
+export interface IssuedRefreshToken {
+  /** The secret the client holds (the RID cookie). */
+  readonly token: string;
+  readonly familyId: string;
+  readonly expiresAt: Date;
+}
+
+export type RevokeReason = 'logout' | 'reuse' | 'password-changed';
+
+const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** 256 random bits, URL-safe: guessing is hopeless, so the hash needs no salt. */
+const newToken = () => randomBytes(32).toString('base64url');
+
+/** A token bound to the access token `jwtId`; a new family unless `familyId` continues one (rotation). */
+export async function issueRefreshToken(
+  db: Queryable,
+  input: { userId: number; jwtId: string; ttlSeconds: number; familyId?: string },
+): Promise<IssuedRefreshToken> {
+  const token = newToken();
+  const familyId = input.familyId ?? randomUUID();
+  const expiresAt = new Date(Date.now() + input.ttlSeconds * 1000);
+  await db.query(sql.unsafe`
+    INSERT INTO refresh_tokens (id, token_hash, family_id, user_id, jwt_id, expires_at)
+    VALUES (${randomUUID()}, ${hashOf(token)}, ${familyId}, ${input.userId}, ${input.jwtId}, ${expiresAt.toISOString()})`);
+  return { token, familyId, expiresAt };
+}
+
+/** Why a refresh token cannot be used. */
+export type RefreshRefusal = 'unknown' | 'expired' | 'revoked' | 'reused' | 'mismatch';
+
+export type RotationResult =
+  | { readonly ok: true; readonly userId: number; readonly familyId: string }
+  | { readonly ok: false; readonly refusal: RefreshRefusal };
+
+interface TokenRow {
+  readonly id: string;
+  readonly familyId: string;
+  readonly userId: number;
+  readonly jwtId: string;
+  readonly usedAt: string | null;
+  readonly revokedAt: string | null;
+  readonly expired: boolean;
+}
+
+/**
+ * The rule, apart from storage. Reuse is checked before everything else: a used token must revoke its family
+ * whatever else is wrong with the request. A mismatching access token does not consume the refresh token.
+ */
+export function judgeRefresh(row: TokenRow | null, presentedJti: string | null): RefreshRefusal | null {
+  if (!row) return 'unknown';
+  if (row.usedAt !== null) return 'reused';
+  if (row.revokedAt !== null) return 'revoked';
+  if (row.expired) return 'expired';
+  if (presentedJti !== null && presentedJti !== row.jwtId) return 'mismatch';
+  return null;
+}
+
+/**
+ * Marks the token used (the row is locked, so two concurrent refreshes with one token cannot both win) and
+ * calls `issue` in the same transaction to create its successor; on reuse revokes the family instead.
+ */
+export async function consumeRefreshToken<T>(
+  pool: DatabasePool,
+  token: string,
+  presentedJti: string | null,
+  issue: (db: Queryable, consumed: { userId: number; familyId: string }) => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; refusal: RefreshRefusal }> {
+  return pool.transaction(async (tx) => {
+    const row = (await tx.maybeOne(sql.unsafe`
+      SELECT id, family_id AS "familyId", user_id AS "userId", jwt_id AS "jwtId", used_at AS "usedAt",
+             revoked_at AS "revokedAt", expires_at <= now() AS expired
+      FROM refresh_tokens WHERE token_hash = ${hashOf(token)} FOR UPDATE`)) as TokenRow | null;
+    const refusal = judgeRefresh(row, presentedJti);
+    if (refusal === 'reused') await revokeFamily(tx, row!.familyId, 'reuse');
+    if (refusal !== null || !row) return { ok: false as const, refusal: refusal ?? 'unknown' };
+    await tx.query(sql.unsafe`UPDATE refresh_tokens SET used_at = now() WHERE id = ${row.id}`);
+    return { ok: true as const, value: await issue(tx, { userId: row.userId, familyId: row.familyId }) };
+  });
+}
+
+async function revokeFamily(db: Queryable, familyId: string, reason: RevokeReason): Promise<void> {
+  await db.query(sql.unsafe`
+    UPDATE refresh_tokens SET revoked_at = now(), revoked_reason = ${reason}
+    WHERE family_id = ${familyId} AND revoked_at IS NULL`);
+}
+
+/** Logout: revokes the family of the presented token (whoever presents it could have used it anyway). */
+export async function revokeFamilyOf(db: Queryable, token: string, reason: RevokeReason): Promise<boolean> {
+  const familyId = (await db.maybeOneFirst(sql.unsafe`SELECT family_id FROM refresh_tokens WHERE token_hash = ${hashOf(token)}`)) as string | null;
+  if (familyId === null) return false;
+  await revokeFamily(db, familyId, reason);
+  return true;
+}
+
+/** Every session of a user (their password changed: whoever knew the old one is signed out). */
+export async function revokeAllOfUser(db: Queryable, userId: number, reason: RevokeReason): Promise<void> {
+  await db.query(sql.unsafe`
+    UPDATE refresh_tokens SET revoked_at = now(), revoked_reason = ${reason}
+    WHERE user_id = ${userId} AND revoked_at IS NULL`);
+}
+
+/**
+ * Forgets a user's families whose every token has expired (the table would otherwise grow forever, as
+ * OTOG's does). Whole families only: a used token of a living family must stay to be recognised if replayed.
+ */
+export async function pruneExpiredFamilies(db: Queryable, userId: number): Promise<void> {
+  await db.query(sql.unsafe`
+    DELETE FROM refresh_tokens WHERE user_id = ${userId} AND family_id IN (
+      SELECT family_id FROM refresh_tokens WHERE user_id = ${userId} GROUP BY family_id HAVING max(expires_at) < now())`);
+}
