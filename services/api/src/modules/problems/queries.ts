@@ -1,0 +1,142 @@
+/**
+ * Reads of the problems read model (and, for the table's passed counts and latest submissions, the
+ * submissions read model and the accounts' roles). Every list is one query, whatever the number of problems.
+ */
+import { sql, type DatabasePool } from '@otog/platform/db/pool';
+import { problemsProjection, submissionsProjection } from '@otog/projections';
+import type {
+  AttachmentMetadata,
+  PassedUser,
+  Problem,
+  ProblemExample,
+  ProblemTableRow,
+  SubmissionSummary,
+} from '@otog/schemas/api/problem';
+import { readModel } from '../../http/read-models.ts';
+
+/** A problem row with the command side's file references (never sent to clients as such). */
+export interface ProblemRecord extends Problem {
+  readonly statementHash: string | null;
+  readonly attachmentHash: string | null;
+  readonly testdataHash: string | null;
+}
+
+const PROBLEM_COLUMNS = sql.fragment`p.id, p.name, p.sname, p.score, p.time_limit AS "timeLimit", p.memory_limit AS "memoryLimit", p.show,
+  p.recent_show_time AS "recentShowTime", p."case", p.rating`;
+
+const RECORD_COLUMNS = sql.fragment`${PROBLEM_COLUMNS}, p.examples, p.attachment_metadata AS "attachmentMetadata",
+  p.statement_hash AS "statementHash", p.attachment_hash AS "attachmentHash", p.testdata_hash AS "testdataHash"`;
+
+/** The public shape of a record (drops the file references). */
+export function toProblem(record: ProblemRecord): Problem {
+  return {
+    id: record.id,
+    name: record.name,
+    sname: record.sname,
+    score: record.score,
+    timeLimit: record.timeLimit,
+    memoryLimit: record.memoryLimit,
+    show: record.show,
+    recentShowTime: record.recentShowTime,
+    case: record.case,
+    rating: record.rating,
+    examples: (record.examples as ProblemExample[] | null) ?? null,
+    attachmentMetadata: (record.attachmentMetadata as AttachmentMetadata | null) ?? null,
+  };
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/** OTOG's admin search: an exact id, or name/sname containing the text in any case. */
+function searchCondition(search: string | undefined) {
+  const text = search?.trim() ?? '';
+  if (text === '') return sql.fragment`TRUE`;
+  const pattern = `%${escapeLike(text)}%`;
+  const byText = sql.fragment`p.name ILIKE ${pattern} OR p.sname ILIKE ${pattern}`;
+  return /^\d{1,9}$/.test(text) ? sql.fragment`(p.id = ${Number(text)} OR ${byText})` : sql.fragment`(${byText})`;
+}
+
+export type ProblemQueries = ReturnType<typeof createProblemQueries>;
+
+export function createProblemQueries(pool: DatabasePool) {
+  const problems = readModel(pool, problemsProjection);
+  const submissions = readModel(pool, submissionsProjection);
+
+  return {
+    async find(problemId: number): Promise<ProblemRecord | null> {
+      const t = await problems();
+      return (await pool.maybeOne(sql.unsafe`SELECT ${RECORD_COLUMNS} FROM ${t.problems} p WHERE p.id = ${problemId}`)) as ProblemRecord | null;
+    },
+
+    async isEmpty(): Promise<boolean> {
+      const t = await problems();
+      return !(await pool.oneFirst(sql.unsafe`SELECT EXISTS (SELECT 1 FROM ${t.problems})`));
+    },
+
+    /**
+     * The problem table: shown problems (all for admins), newest first, each with its passed count (one
+     * grouped pass over the accepted submissions) and, for a signed-in caller, their latest submission.
+     */
+    async table(options: { includeHidden: boolean; userId: number | null }): Promise<ProblemTableRow[]> {
+      const t = await problems();
+      const s = await submissions();
+      const rows = (await pool.any(sql.unsafe`
+        SELECT ${PROBLEM_COLUMNS}, coalesce(passed.count, 0) AS "passedCount"
+        FROM ${t.problems} p
+        LEFT JOIN (
+          SELECT accepted.problem_id, count(*)::int AS count
+          FROM (SELECT DISTINCT problem_id, user_id FROM ${s.submissions} WHERE status = 'accept') accepted
+          JOIN accounts a ON a.id = accepted.user_id AND a.role = 'user'
+          GROUP BY accepted.problem_id
+        ) passed ON passed.problem_id = p.id
+        WHERE ${options.includeHidden ? sql.fragment`TRUE` : sql.fragment`p.show`}
+        ORDER BY p.id DESC`)) as Array<Omit<ProblemTableRow, 'latestSubmission'>>;
+
+      const latest = new Map<number, SubmissionSummary>();
+      if (options.userId !== null) {
+        const own = (await pool.any(sql.unsafe`
+          SELECT DISTINCT ON (problem_id) problem_id AS "problemId", id, status, user_id AS "userId", public
+          FROM ${s.submissions} WHERE user_id = ${options.userId}
+          ORDER BY problem_id, id DESC`)) as Array<SubmissionSummary & { problemId: number }>;
+        for (const { problemId, ...summary } of own) latest.set(problemId, summary);
+      }
+      return rows.map((row) => ({ ...row, latestSubmission: latest.get(row.id) ?? null }));
+    },
+
+    async search(options: { search?: string | undefined; limit: number; skip: number }): Promise<Array<Pick<Problem, 'id' | 'name' | 'sname'>>> {
+      const t = await problems();
+      return (await pool.any(sql.unsafe`
+        SELECT p.id, p.name, p.sname FROM ${t.problems} p WHERE ${searchCondition(options.search)}
+        ORDER BY p.id DESC LIMIT ${options.limit} OFFSET ${options.skip}`)) as Array<Pick<Problem, 'id' | 'name' | 'sname'>>;
+    },
+
+    async adminList(options: { search?: string | undefined; limit: number; skip: number }): Promise<{ total: number; data: Problem[] }> {
+      const t = await problems();
+      const where = searchCondition(options.search);
+      const total = Number(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM ${t.problems} p WHERE ${where}`));
+      const data = (await pool.any(sql.unsafe`
+        SELECT ${RECORD_COLUMNS} FROM ${t.problems} p WHERE ${where}
+        ORDER BY p.id DESC LIMIT ${options.limit} OFFSET ${options.skip}`)) as ProblemRecord[];
+      return { total, data: data.map(toProblem) };
+    },
+
+    /** Role-`user` users with an accepted submission on the problem, newest user first, with their latest accepted one. */
+    async passedUsers(problemId: number): Promise<PassedUser[]> {
+      const s = await submissions();
+      const rows = (await pool.any(sql.unsafe`
+        SELECT DISTINCT ON (s.user_id) a.id, a.role, a.username, a.show_name AS "showName", a.rating,
+          s.id AS "submissionId", s.status, s.public
+        FROM ${s.submissions} s JOIN accounts a ON a.id = s.user_id AND a.role = 'user'
+        WHERE s.problem_id = ${problemId} AND s.status = 'accept'
+        ORDER BY s.user_id DESC, s.id DESC`)) as Array<Omit<PassedUser, 'passedSubmission'> & { submissionId: number; status: SubmissionSummary['status']; public: boolean }>;
+      return rows.map((row) => ({
+        id: row.id,
+        role: row.role,
+        username: row.username,
+        showName: row.showName,
+        rating: row.rating,
+        passedSubmission: { id: row.submissionId, status: row.status, userId: row.id, public: row.public },
+      }));
+    },
+  };
+}
