@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '@otog/platform/log/logger';
 import { appContract } from '@otog/schemas/api/app';
 import { JUDGE_INTERNAL_PREFIX } from '@otog/schemas/api/judge-internal';
 import { accessControl } from './http/access.ts';
+import { isUnstorableText } from './http/errors.ts';
 import { serve } from './http/serve.ts';
 import type { ApiDependencies } from './http/settings.ts';
 import { judgeInternalRoutes, type JudgingDependencies } from './judging/internal-routes.ts';
@@ -73,6 +74,11 @@ export function buildApp(options: AppOptions = {}) {
       void reply.code(400).send({ message: describeValidation(error) });
       return;
     }
+    // Input the database cannot store (a NUL the route's checks missed) is the client's error, not ours.
+    if (isUnstorableText(error)) {
+      void reply.code(400).send({ message: 'Text must not contain the NUL character (\\u0000)' });
+      return;
+    }
     const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
@@ -106,7 +112,7 @@ export function buildApp(options: AppOptions = {}) {
     async (api) => {
       serve(api, appContract.ping, async (_request, reply) => reply.type('text/plain; charset=utf-8').send('pong'));
       // The spec's App group: "GET /time returns the server date" (as a JSON string, ISO-8601).
-      serve(api, appContract.time, async () => new Date().toISOString());
+      serve(api, appContract.time, async (_request, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(new Date().toISOString())));
       if (deps) {
         await authRoutes(api, deps);
         await usersRoutes(api, deps);

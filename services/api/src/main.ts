@@ -7,12 +7,18 @@ import { migrate } from '@otog/platform/db/migrate';
 import { createLogger, describeUrl } from '@otog/platform/log/logger';
 import { routeProcessWarnings } from '@otog/platform/log/process-warnings';
 import { API_PREFIX, buildApp } from './app.ts';
-import { loadApiConfig } from './config.ts';
+import { loadApiConfig, repoRoot } from './config.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
 import { startPlatformRuntime } from './platform-runtime.ts';
 import { startLocalWorker } from './judging/local-worker.ts';
 import { rotateLocalWorkerToken } from './judging/worker-tokens.ts';
 import { startJudging } from './judging/start-judging.ts';
+import { join } from 'node:path';
+import { apiSettingsFrom } from './api-settings.ts';
+import { findAccount } from './modules/users/accounts.ts';
+import { seedAdmin } from './seed/seed-admin.ts';
+import { seedSampleProblems } from './seed/seed-problems.ts';
+import type { ApiDependencies } from './http/settings.ts';
 
 const config = loadApiConfig();
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
@@ -47,6 +53,21 @@ function localAddressOf(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/**
+ * An empty database gets the first admin (its password printed once when generated) and the sample
+ * problems of judge/samples; later starts change nothing.
+ */
+async function seedFirstStart(api: ApiDependencies): Promise<void> {
+  const admin = await seedAdmin(api, { username: config.OTOG_ADMIN_USERNAME, password: config.OTOG_ADMIN_PASSWORD });
+  if (admin.created) {
+    const password = admin.generated ? `password: ${admin.password}   (shown only now; change it after signing in)` : 'password: from OTOG_ADMIN_PASSWORD';
+    process.stdout.write(`\nCreated the first admin. username: ${admin.username}   ${password}\n`);
+  }
+  const actor = await findAccount(api.pool, { username: config.OTOG_ADMIN_USERNAME });
+  const seeded = await seedSampleProblems(api, actor?.id ?? 1, join(repoRoot, 'judge/samples'));
+  if (seeded > 0) logger.info({ problems: seeded }, 'seeded the sample problems');
+}
+
 async function start(): Promise<void> {
   let databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) {
@@ -75,7 +96,18 @@ async function start(): Promise<void> {
   });
   cleanups.push({ name: 'the judge queue', run: judging.stop });
 
-  const app = buildApp({ logger, judging: judging.deps });
+  const api: ApiDependencies = {
+    pool: platform.pool,
+    store: platform.store,
+    projections: platform.projections,
+    objects: judging.deps.objects,
+    logger,
+    settings: apiSettingsFrom(config),
+  };
+  await seedFirstStart(api);
+  if (signalled) return;
+
+  const app = buildApp({ logger, judging: judging.deps, api });
   cleanups.push({ name: 'the HTTP server', run: () => app.close() });
   await app.listen({ port: config.PORT, host: config.HOST });
 
