@@ -24,3 +24,39 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   }
   return false;
 }
+
+/**
+ * Postgres refused text it cannot store: a NUL character in a text value (22021) or in jsonb (22P05).
+ * Only client input carries such text, so it is a 400, not a server failure.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: string }).code;
+    if (code === '22021' || code === '22P05') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
+
+/**
+ * The first place in request input (params, querystring, body) holding a string with a NUL character,
+ * as "body.items.0.name"; null when there is none. Iterative, so deeply nested JSON cannot overflow it.
+ */
+export function findNulCharacter(input: Readonly<Record<string, unknown>>): string | null {
+  const pending: Array<[string, unknown]> = Object.entries(input);
+  while (pending.length) {
+    const [path, value] = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key.includes('\u0000')) return `${path}.${key.replaceAll('\u0000', '\\u0000')}`;
+        pending.push([`${path}.${key}`, child]);
+      }
+    }
+  }
+  return null;
+}

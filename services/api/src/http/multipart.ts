@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest, HttpError } from './errors.ts';
+import { badRequest, HttpError, NUL_MESSAGE } from './errors.ts';
 
 export interface UploadedFile {
   readonly field: string;
@@ -29,6 +29,7 @@ export async function readMultipart(
     for await (const part of request.parts({ limits: { fileSize: largest + 1, fields: options.maxFields ?? 30, fieldSize: 1_000_000, files: 10 } })) {
       if (part.type === 'field') {
         if (typeof part.value !== 'string') throw badRequest(`Field ${part.fieldname} must be text`);
+        if (part.value.includes('\u0000')) throw badRequest(`Field ${part.fieldname} ${NUL_MESSAGE}`);
         fields[part.fieldname] = part.value;
         continue;
       }
@@ -36,6 +37,10 @@ export async function readMultipart(
       if (max === undefined) {
         part.file.resume();
         throw badRequest(`Unexpected file field ${part.fieldname}`);
+      }
+      if (part.filename.includes('\u0000')) {
+        part.file.resume();
+        throw badRequest(`The file name of ${part.fieldname} ${NUL_MESSAGE}`);
       }
       const data = await part.toBuffer();
       if (data.length > max || part.file.truncated) throw new HttpError(413, `File ${part.fieldname} is too large (at most ${max} bytes)`);

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { RouteContract } from '@otog/schemas/api/contract';
+import { badRequest, findNulCharacter, NUL_MESSAGE } from './errors.ts';
 import type { RateLimit } from './settings.ts';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -59,6 +60,11 @@ export function serve<C extends RouteContract>(
             },
           }
         : {}),
+    },
+    // Postgres text and jsonb cannot hold NUL: refused here with the field's name instead of failing in SQL.
+    preValidation: async (request) => {
+      const field = findNulCharacter({ params: request.params, querystring: request.query, body: request.body });
+      if (field) throw badRequest(`${field}: ${NUL_MESSAGE}`);
     },
     handler: async (request, reply) => {
       if (status201) void reply.code(201);
