@@ -8,11 +8,6 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { otogEventRegistry } from '@otog/schemas/events';
-import { createDbPool } from '@otog/platform/db/pool';
-import { createEventStore } from '@otog/platform/eventstore/event-store';
-import { createLocalObjectStore } from '@otog/platform/storage/local-object-store';
-import { countTests, zipFolder } from '../judge-worker/support.ts';
 import { freePort } from '../support/local-services.ts';
 import { childEnv, isAlive, killAll, root, postmasterOf, processesUsing, runOtogToExit, startOtog, type OtogProcess } from './otog-process.ts';
 
@@ -52,41 +47,47 @@ async function withClient<T>(dataDir: string, fn: (client: pg.Client) => Promise
 }
 
 /**
- * `npm start` runs a judge worker beside the API: a problem and a submission put into its log and object
- * store come back judged by it (through the internal judge API and the sandbox).
+ * The first start seeds an admin (password printed once) and the sample problems; a contestant who
+ * registers through the public API submits the a+b sample and the built-in judge worker grades it.
  */
-async function judgesASubmission(dataDir: string): Promise<void> {
-  const { port } = postmasterOf(join(dataDir, 'postgres'));
-  const password = readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim();
-  const pool = await createDbPool(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/otog`, { maximumPoolSize: 2 });
-  try {
-    const store = createEventStore(pool, otogEventRegistry);
-    const problemDir = join(root, 'judge/samples/problems/aplusb');
-    const testdataHash = await createLocalObjectStore(join(dataDir, 'objects')).put(zipFolder(problemDir));
-    await store.append('problem-1', [
-      { type: 'ProblemJudgingConfigured', scope: 'problem:1', data: { problemId: 1, score: 100, timeLimit: 1_000, memoryLimit: 256 } },
-      { type: 'ProblemTestdataUploaded', scope: 'problem:1', data: { problemId: 1, testdataHash, case: String(countTests(problemDir)) } },
-    ]);
-    const sourceCode = readFileSync(join(root, 'judge/samples/solutions/aplusb/accept.cpp'), 'utf8');
-    await store.append('submission-1', [
-      {
-        type: 'SubmissionCreated',
-        scope: 'user:1',
-        data: { submissionId: 1, userId: 1, problemId: 1, contestId: null, language: 'cpp', sourceCode, fileName: 'accept.cpp' },
+async function judgesASubmission(port: number, adminPassword: string): Promise<void> {
+  const api = async (method: string, path: string, options: { token?: string; json?: unknown; form?: FormData } = {}) => {
+    const response = await fetch(`http://127.0.0.1:${port}/api${path}`, {
+      method,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
       },
-    ]);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const judged = (await store.readStream('submission-1')).find((event) => event.type === 'SubmissionJudged');
-      if (judged) {
-        expect(judged.data).toMatchObject({ status: 'accept', result: 'PPPPPPPPPP', score: 100, judgedBy: 'local' });
-        return;
-      }
-      if (Date.now() > deadline) throw new Error('the local judge worker did not judge the submission in time');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
+      ...(options.form ? { body: options.form } : {}),
+    });
+    const body: unknown = await response.json();
+    return { status: response.status, body: body as Record<string, unknown> & Array<Record<string, unknown>> };
+  };
+  const admin = await api('POST', '/auth/login', { json: { username: 'admin', password: adminPassword } });
+  expect(admin.status).toBe(200);
+  const problems = await api('GET', '/problem');
+  expect(problems.body.map((problem) => problem.sname)).toContain('aplusb');
+  const aplusb = problems.body.find((problem) => problem.sname === 'aplusb')!;
+
+  expect((await api('POST', '/auth/register', { json: { username: 'e2e_user', showName: 'ผู้เข้าแข่งขัน', password: 'e2e-password' } })).status).toBe(201);
+  const login = await api('POST', '/auth/login', { json: { username: 'e2e_user', password: 'e2e-password' } });
+  const token = login.body.accessToken as string;
+  const form = new FormData();
+  form.set('language', 'cpp');
+  form.set('sourceCode', new Blob([readFileSync(join(root, 'judge/samples/solutions/aplusb/accept.cpp'))]), 'accept.cpp');
+  const submitted = await api('POST', `/submission/problem/${String(aplusb.id)}`, { token, form });
+  expect(submitted.status).toBe(200);
+
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const submission = await api('GET', `/submission/${String(submitted.body.id)}`, { token });
+    if (submission.body.status !== 'waiting' && submission.body.status !== 'grading') {
+      expect(submission.body).toMatchObject({ status: 'accept', submissionResult: { result: 'PPPPPPPPPP', score: 100 } });
+      return;
     }
-  } finally {
-    await pool.end();
+    if (Date.now() > deadline) throw new Error('the local judge worker did not judge the submission in time');
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -111,6 +112,8 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     const first = await startOtog({ OTOG_DATA_DIR: dataDir, PORT: String(port) });
     expect(first.output().stdout).toContain(`OTOG is running at http://localhost:${port}/`);
     expect(first.output().stdout).toContain(`http://localhost:${port}/api`);
+    const adminPassword = /username: admin {3}password: (\S+)/.exec(first.output().stdout)?.[1];
+    expect(adminPassword, first.output().stdout).toBeDefined();
 
     const ping = await get(port, '/api/ping');
     expect(ping).toMatchObject({ status: 200, body: 'pong' });
@@ -140,7 +143,9 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     const notes = await withClient(dataDir, async (client) => (await client.query('SELECT note FROM e2e_marker')).rows);
     expect(notes).toEqual([{ note: marker }]);
     expect(second.output().stderr).toBe('');
-    await judgesASubmission(dataDir);
+    // Seeding happens once: the second start prints no new admin.
+    expect(second.output().stdout).not.toContain('Created the first admin');
+    await judgesASubmission(port, adminPassword!);
     // The operator CLI finds the running embedded cluster through its pid file (no DATABASE_URL).
     const cli = await run(process.execPath, [join(root, 'services/api/src/cli/main.ts'), 'migrate'], {
       env: childEnv({ OTOG_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
