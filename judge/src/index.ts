@@ -2,7 +2,7 @@
  * Public API of @otog/judge: the problem package and subtask rules, the checkers' pure parts and the
  * scoring of one submission (DOMAIN.md "Test data" and "Scoring one submission").
  */
-export { parseCaseList, type CaseListResult } from './problem/case-list.ts';
+export { parseCaseList, type CaseListResult } from '@otog/schemas/common/case-list';
 export {
   defaultSubtaskConfig,
   parseSubtaskConfig,
@@ -11,7 +11,7 @@ export {
   type SubtaskConfig,
   type SubtaskConfigResult,
   type SubtaskOption,
-} from './problem/subtask-config.ts';
+} from '@otog/schemas/common/subtask-config';
 export {
   CHECKER_FILES,
   parseTestCount,

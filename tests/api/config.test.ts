@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig, port, postgresUrl } from '@otog/platform/config/define-config';
 import { readApiConfig, repoRoot } from '@otog/api/config';
+import { jwtSecretFor } from '@otog/api/api-settings';
 
 function problemsOf(fn: () => unknown): readonly string[] {
   try {
@@ -53,7 +56,35 @@ describe('the API process config', () => {
       KAFKA_BROKERS: undefined,
       JUDGE_LEASE_SECONDS: 60,
       JUDGE_MAX_ATTEMPTS: 3,
+      OFFLINE_MODE: false,
+      JWT_SECRET: undefined,
+      ACCESS_TOKEN_TTL_SECONDS: 900,
+      REFRESH_TOKEN_TTL_SECONDS: 604_800,
+      COOKIE_SECURE: false,
+      SUBMISSION_MAX_BYTES: 10_240,
+      OTOG_ADMIN_USERNAME: 'admin',
+      OTOG_ADMIN_PASSWORD: undefined,
     });
+  });
+
+  it('reads the public API settings and refuses weak or malformed ones by name', () => {
+    const config = readApiConfig({ OFFLINE_MODE: 'true', COOKIE_SECURE: '1', JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: '20000' });
+    expect(config).toMatchObject({ OFFLINE_MODE: true, COOKIE_SECURE: true, JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: 20_000 });
+    const problems = problemsOf(() => readApiConfig({ OFFLINE_MODE: 'yes', JWT_SECRET: 'short', OTOG_ADMIN_PASSWORD: 'abc' }));
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['OFFLINE_MODE', 'JWT_SECRET', 'OTOG_ADMIN_PASSWORD']);
+  });
+
+  it('keeps a generated JWT secret in the data directory, readable by the owner only', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'otog-secret-'));
+    try {
+      const first = jwtSecretFor({ OTOG_DATA_DIR: dataDir, JWT_SECRET: undefined });
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(jwtSecretFor({ OTOG_DATA_DIR: dataDir, JWT_SECRET: undefined })).toBe(first);
+      expect(statSync(join(dataDir, 'secrets/jwt-secret')).mode & 0o777).toBe(0o600);
+      expect(jwtSecretFor({ OTOG_DATA_DIR: dataDir, JWT_SECRET: 'y'.repeat(40) })).toBe('y'.repeat(40));
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('reads KAFKA_BROKERS as a host:port list', () => {

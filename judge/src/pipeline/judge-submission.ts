@@ -16,7 +16,7 @@ import type { SubmissionResult, TestOutcome } from '@otog/schemas/common/judging
 import { prepareChecker, type PreparedChecker } from '../checkers/sandboxed-checkers.ts';
 import { checkerLimits as defaultCheckerLimits, compile, defaultRunOutputBytes, findLanguage, languages, run, type CompiledProgram, type LanguageDefinition } from '../languages/index.ts';
 import { validateProblemPackage, type ProblemPackage } from '../problem/package.ts';
-import type { SubtaskConfig } from '../problem/subtask-config.ts';
+import type { SubtaskConfig } from '@otog/schemas/common/subtask-config';
 import type { RunLimits, RunResult, Sandbox, SandboxSlot } from '../sandbox/index.ts';
 import { planJudging } from '../scoring/plan.ts';
 import { scoreSubmission } from '../scoring/score-submission.ts';

@@ -6,7 +6,7 @@
  */
 import { languages } from '../languages/table.ts';
 import { SPECIAL_RESULTS, type SpecialResult } from '../scoring/special-results.ts';
-import { defaultSubtaskConfig, parseSubtaskConfig, type SubtaskConfig } from './subtask-config.ts';
+import { defaultSubtaskConfig, parseSubtaskConfig, type SubtaskConfig } from '@otog/schemas/common/subtask-config';
 
 /** How outputs are checked; the first file present wins, in this order. */
 export const CHECKER_FILES = [

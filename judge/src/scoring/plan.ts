@@ -3,7 +3,7 @@
  * non-P test and, in contests, a subtask whose required subtasks are not all P is skipped entirely: the
  * worker asks the plan after every test and never runs a test whose verdict would be `S` anyway.
  */
-import type { SubtaskConfig } from '../problem/subtask-config.ts';
+import type { SubtaskConfig } from '@otog/schemas/common/subtask-config';
 import type { TestOutcome } from '@otog/schemas/common/judging';
 import { walkSubtasks, type WalkOptions } from './walk.ts';
 

@@ -3,7 +3,7 @@
  * scores, the scaled and rounded submission score, the result string, the status, and the time and
  * memory maxima. Pure: the worker runs tests as `planJudging` says, then calls this once.
  */
-import type { SubtaskConfig, Subtask } from '../problem/subtask-config.ts';
+import type { SubtaskConfig, Subtask } from '@otog/schemas/common/subtask-config';
 import type { SubmissionResult, SubtaskResult, TestOutcome, Verdict } from '@otog/schemas/common/judging';
 import { formatResultString } from './result-string.ts';
 import { scaleScore } from './rounding.ts';

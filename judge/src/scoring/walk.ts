@@ -3,7 +3,7 @@
  * (which tests the worker still has to run) and the scorer walk the subtasks through here, so they can
  * never disagree about what is `S`.
  */
-import type { SubtaskConfig } from '../problem/subtask-config.ts';
+import type { SubtaskConfig } from '@otog/schemas/common/subtask-config';
 import type { TestOutcome } from '@otog/schemas/common/judging';
 
 export interface WalkOptions {

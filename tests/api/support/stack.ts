@@ -4,7 +4,7 @@
  * internal judge API, and optionally a real judge worker in the bwrap sandbox. Requests go through
  * `app.inject` (real routing, hooks, validation, serialization); with a worker the app also listens.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -95,6 +95,8 @@ export async function startStack(
   const logger = createLogger({ name: 'api-test', level: 'silent' });
   const runtime = await startPlatformRuntime({ databaseUrl: db.url, logger });
   const dir = mkdtempSync(join(tmpdir(), 'otog-api-'));
+  // mkdtemp makes a 0700 directory; the sandbox's per-slot uids must be able to traverse to their boxes.
+  chmodSync(dir, 0o711);
   const objects = createLocalObjectStore(join(dir, 'objects'));
   const queue = createJudgeQueue({ pool: runtime.pool, store: runtime.store, listener: runtime.listener, logger });
   const settings: ApiSettings = {
@@ -187,6 +189,9 @@ export async function startStack(
     },
     async stop() {
       await worker?.stop();
+      // The worker's HTTP client (fetch) can leave a keep-alive socket that Node does not count as idle, and
+      // app.close() would wait for it until the server's timeouts (60 s and more). No request is in flight now.
+      if (url) app.server.closeAllConnections();
       await app.close();
       queue.close();
       await runtime.stop();

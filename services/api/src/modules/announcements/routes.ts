@@ -7,7 +7,7 @@ import type { ApiDependencies } from '../../http/settings.ts';
 import { changeAnnouncement, createAnnouncement } from './announcement-commands.ts';
 import { announcementQueries } from './announcement-queries.ts';
 import { listRefusal } from './announcement-state.ts';
-import { assertContestExists } from './contest-check.ts';
+import { assertContestExists } from '../contests/contest-lookup.ts';
 
 /** OTOG's answer to a missing or empty value. */
 function requiredValue(value: string | undefined): string {
@@ -30,7 +30,7 @@ export async function announcementsRoutes(app: FastifyInstance, deps: ApiDepende
     const admin = caller(request);
     const value = requiredValue(request.body?.value);
     const contestId = request.query.contestId ?? null;
-    if (contestId !== null) await assertContestExists(deps, contestId);
+    if (contestId !== null) await assertContestExists(deps.pool, contestId);
     return createAnnouncement(deps, admin.id, { value, contestId });
   });
 
@@ -57,7 +57,7 @@ export async function announcementsRoutes(app: FastifyInstance, deps: ApiDepende
     const { announcementId } = request.params;
     const { show, contestId } = request.body;
     const value = requiredValue(request.body.value);
-    if (contestId !== undefined && contestId !== null) await assertContestExists(deps, contestId);
+    if (contestId !== undefined && contestId !== null) await assertContestExists(deps.pool, contestId);
     const { after } = await changeAnnouncement(deps, caller(request).id, announcementId, () => ({
       type: 'AnnouncementUpdated',
       data: { announcementId, value, ...(show === undefined ? {} : { show }), ...(contestId === undefined ? {} : { contestId }) },

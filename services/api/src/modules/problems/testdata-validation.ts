@@ -11,7 +11,7 @@
  */
 import { promisify } from 'node:util';
 import { unzip, unzipSync, zip, type AsyncZippable, type Unzipped, type UnzipFileInfo } from 'fflate';
-import { checkSubtaskJson } from './subtask-rules.ts';
+import { parseSubtaskConfig } from '@otog/schemas/common/subtask-config';
 
 export interface TestdataLimits {
   readonly maxEntries: number;
@@ -217,7 +217,9 @@ export async function checkTestdataZip(
       try {
         const inflated = unzipSync(data, { filter: (file) => file.name === subtaskEntry.name });
         const text = new TextDecoder().decode(inflated[subtaskEntry.name] ?? new Uint8Array());
-        problems.push(...checkSubtaskJson(text, testCount));
+        const config = parseSubtaskConfig(text, testCount);
+        if (!config.ok) problems.push(...config.problems);
+        else warnings.push(...config.warnings);
       } catch (error) {
         problems.push(`cannot read subtask.json: ${(error as Error).message}`);
       }

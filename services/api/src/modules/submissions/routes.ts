@@ -1,5 +1,176 @@
-import type { FastifyInstance } from 'fastify';
+/**
+ * The spec's Submission group (OTOG research §3.8): lists and single submissions from the submissions read
+ * model, uploads, sharing and rejudges as events on the submission's stream.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { submissionContract } from '@otog/schemas/api/submission';
+import { caller, isAdmin } from '../../http/access.ts';
+import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.ts';
+import { readMultipart, type MultipartBody } from '../../http/multipart.ts';
+import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
+import { CONTEST_NOT_FOUND, contestExists } from '../contests/contest-lookup.ts';
+import { toDetail, toSubmission } from './present.ts';
+import { canReadCode, canSeeSubmission, canShare, checkUpload, globalListFilter, UPLOAD_MESSAGES, userListFilter } from './rules.ts';
+import { createSubmission, rejudgeAll, rejudgeSubmission, shareSubmission } from './submission-commands.ts';
+import { createSubmissionQueries } from './submission-queries.ts';
 
-/** The submissions routes of spec section 7. TODO(issue 4). */
-export async function submissionsRoutes(_app: FastifyInstance, _deps: ApiDependencies): Promise<void> {}
+const SUBMISSION_NOT_FOUND = 'Submission not found';
+const PROBLEM_NOT_FOUND = 'Problem not found';
+
+export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
+  const queries = createSubmissionQueries(deps.pool);
+
+  const assertContest = async (contestId: number) => {
+    if (!(await contestExists(deps.pool, contestId))) throw notFound(CONTEST_NOT_FOUND);
+  };
+  const existing = async (submissionId: number) => {
+    const submission = await queries.byId(submissionId);
+    if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
+    return submission;
+  };
+
+  serve(app, submissionContract.getSubmissions, async (request) => {
+    const { offset, limit, ...query } = request.query;
+    return (await queries.list(globalListFilter(request.auth, query), { offset, limit })).map(toSubmission);
+  });
+
+  serve(app, submissionContract.getContestSubmissionsForAdmin, async (request) => {
+    await assertContest(request.params.contestId);
+    const { offset, limit, problemSearch, userSearch } = request.query;
+    const filter = { contestId: request.params.contestId, ...(problemSearch ? { problemSearch } : {}), ...(userSearch ? { userSearch } : {}) };
+    return (await queries.list(filter, { offset, limit })).map(toSubmission);
+  });
+
+  serve(app, submissionContract.getContestSubmissions, async (request) => {
+    await assertContest(request.params.contestId);
+    const { offset, limit, userId, problemId } = request.query;
+    const filter = { contestId: request.params.contestId, ...(userId ? { userId } : {}), ...(problemId ? { problemId } : {}) };
+    return (await queries.list(filter, { offset, limit })).map(toSubmission);
+  });
+
+  serve(app, submissionContract.getLatestSubmissionByProblemId, async (request) => {
+    const latest = await queries.latest(caller(request).id, request.params.problemId);
+    return { submission: latest && toDetail(latest) };
+  });
+
+  serve(
+    app,
+    submissionContract.uploadFile,
+    async (request) => {
+      const user = caller(request);
+      const { problemId } = request.params;
+      const contestId = request.query.contestId ?? null;
+      const upload = await readUpload(request, deps.settings.submissionMaxBytes);
+      const checked = checkUpload({ ...upload, maxBytes: deps.settings.submissionMaxBytes });
+      if (!checked.ok) throw badRequest(checked.message);
+
+      const problem = await queries.problem(problemId);
+      if (!problem) throw notFound(PROBLEM_NOT_FOUND);
+      if (contestId !== null) await assertContest(contestId);
+      // OTOG: users need the problem shown or in the contest they submit to (checked with contests).
+      if (!problem.show && !isAdmin(user) && contestId === null) throw badRequest(UPLOAD_MESSAGES.notPublic);
+
+      const { id, createdAt } = await createSubmission(deps, {
+        userId: user.id,
+        problemId,
+        contestId,
+        language: checked.language,
+        sourceCode: checked.sourceCode,
+        fileName: checked.fileName,
+      });
+      const created = await queries.byId(id);
+      if (created) return toSubmission(created);
+      // The projection did not catch up in time (logged): the submission is committed and will be judged,
+      // so answer it as created rather than fail the upload.
+      return {
+        id,
+        status: 'waiting' as const,
+        contestId,
+        language: checked.language,
+        creationDate: createdAt,
+        public: false,
+        userId: user.id,
+        problem: { id: problem.id, name: problem.name, timeLimit: problem.timeLimit, memoryLimit: problem.memoryLimit, score: problem.score },
+        user: { id: user.id, username: user.username, showName: user.showName, role: user.role, rating: user.rating },
+        submissionResult: null,
+      };
+    },
+    { rateLimit: { ...deps.settings.rateLimits.submit, keyBy: 'user' } },
+  );
+
+  serve(app, submissionContract.getLatestSubmissionByUserId, async (request) => {
+    const latest = await queries.latest(caller(request).id);
+    return { submission: latest && toDetail(latest) };
+  });
+
+  serve(app, submissionContract.getSubmissionsByUserId, async (request) => {
+    const { offset, limit } = request.query;
+    return (await queries.list(userListFilter(request.auth, request.params.userId), { offset, limit })).map(toSubmission);
+  });
+
+  serve(app, submissionContract.getSubmissionsByUserIdAndProblemId, async (request) => {
+    const { offset, limit } = request.query;
+    const { userId, problemId } = request.params;
+    return (await queries.list(userListFilter(request.auth, userId, problemId), { offset, limit })).map(toSubmission);
+  });
+
+  serve(app, submissionContract.getSubmission, async (request) => {
+    const submission = await existing(request.params.submissionId);
+    if (!canSeeSubmission(request.auth, submission)) throw notFound(SUBMISSION_NOT_FOUND);
+    return toSubmission(submission);
+  });
+
+  serve(app, submissionContract.getSubmissionWithSourceCode, async (request) => {
+    const submission = await existing(request.params.submissionId);
+    if (!canReadCode(request.auth, submission)) throw forbidden('Forbidden');
+    return toDetail(submission);
+  });
+
+  serve(app, submissionContract.shareSubmission, async (request) => {
+    const user = caller(request);
+    const submission = await queries.facts(request.params.submissionId);
+    if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
+    if (!canShare(user, submission)) throw forbidden('Forbidden');
+    if (submission.public !== request.body.show) await shareSubmission(deps, submission, request.body.show, user.id);
+    return { public: request.body.show };
+  });
+
+  serve(app, submissionContract.rejudgeSubmission, async (request) => {
+    const submission = await queries.facts(request.params.submissionId);
+    if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
+    await rejudgeSubmission(deps, submission, caller(request).id);
+    return toSubmission(await existing(submission.id));
+  });
+
+  serve(app, submissionContract.rejudgeProblem, async (request) => {
+    const { problemId } = request.params;
+    if (!(await queries.problem(problemId))) throw notFound(PROBLEM_NOT_FOUND);
+    const count = await rejudgeAll(deps, await queries.ofProblem(problemId), caller(request).id);
+    return { message: `Rejudging ${count} submission${count === 1 ? '' : 's'} of problem ${problemId}` };
+  });
+}
+
+/**
+ * The upload: the `sourceCode` file (OTOG), or the code as a `sourceCode` text field; `language`. A browser
+ * sends an empty, unnamed file part when no file was chosen: that is no file.
+ */
+async function readUpload(
+  request: FastifyRequest,
+  maxBytes: number,
+): Promise<{ language: string | undefined; fileName: string | null; source: Buffer | string | undefined }> {
+  let body: MultipartBody;
+  try {
+    body = await readMultipart(request, { files: { sourceCode: maxBytes }, maxFields: 10 });
+  } catch (error) {
+    if (error instanceof HttpError && error.statusCode === 413) throw badRequest(UPLOAD_MESSAGES.tooLarge);
+    throw error;
+  }
+  const file = body.files.sourceCode;
+  const chosen = file && !(file.filename === '' && file.data.length === 0) ? file : undefined;
+  return {
+    language: body.fields.language,
+    fileName: chosen ? chosen.filename || null : null,
+    source: chosen ? chosen.data : body.fields.sourceCode,
+  };
+}

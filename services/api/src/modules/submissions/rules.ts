@@ -1,0 +1,129 @@
+/**
+ * Who may see what of a submission, and what makes an upload acceptable: pure rules (no I/O), so each is
+ * tested on its own and every route applies the same one.
+ */
+import { LANGUAGES, type Language } from '@otog/schemas/common/judging';
+import type { AuthUser } from '../../http/access.ts';
+
+/** What a list query may return; every field narrows it. */
+export interface ListFilter {
+  readonly userId?: number;
+  readonly problemId?: number;
+  readonly contestId?: number;
+  /** Only submissions outside contests. */
+  readonly nonContest?: boolean;
+  /** Only submissions of role-`user` accounts (admins' test submissions stay out of public lists). */
+  readonly ofUsersOnly?: boolean;
+  /** Problem name contains (case-insensitive). */
+  readonly problemSearch?: string;
+  /** Show name contains (case-insensitive). */
+  readonly userSearch?: string;
+}
+
+/** The facts of a submission the access rules look at. */
+export interface SubmissionFacts {
+  readonly userId: number;
+  readonly contestId: number | null;
+  readonly public: boolean;
+}
+
+const isAdmin = (user: AuthUser | null): boolean => user?.role === 'admin';
+const isOwner = (user: AuthUser | null, submission: SubmissionFacts): boolean => user !== null && user.id === submission.userId;
+
+/**
+ * GET /submission (OTOG): your own list (userId = you) includes your contest submissions; an admin sees
+ * every non-contest submission (optionally of userId); everyone else sees non-contest submissions of
+ * role-`user` accounts (optionally of userId).
+ */
+export function globalListFilter(user: AuthUser | null, query: { userId?: number | undefined; problemSearch?: string | undefined }): ListFilter {
+  const problemSearch = query.problemSearch?.trim() || undefined;
+  const base = { ...(query.userId === undefined ? {} : { userId: query.userId }), ...(problemSearch ? { problemSearch } : {}) };
+  if (user && query.userId === user.id) return base;
+  if (isAdmin(user)) return { ...base, nonContest: true };
+  return { ...base, nonContest: true, ofUsersOnly: true };
+}
+
+/**
+ * A user's submissions (all, or of one problem): contest submissions only for admins and the user
+ * themself — OTOG let anyone read others' contest results here; contest results follow the scoreboard
+ * policy, so they stay out.
+ */
+export function userListFilter(user: AuthUser | null, userId: number, problemId?: number): ListFilter {
+  const filter: ListFilter = { userId, ...(problemId === undefined ? {} : { problemId }) };
+  return isAdmin(user) || user?.id === userId ? filter : { ...filter, nonContest: true };
+}
+
+/** GET /submission/:id: another user's contest submission is hidden from non-admins (as if absent). */
+export function canSeeSubmission(user: AuthUser | null, submission: SubmissionFacts): boolean {
+  return submission.contestId === null || isAdmin(user) || isOwner(user, submission);
+}
+
+/** The source code: shared ones, your own, or any for an admin. */
+export function canReadCode(user: AuthUser | null, submission: SubmissionFacts): boolean {
+  return submission.public || isAdmin(user) || isOwner(user, submission);
+}
+
+/** Sharing: the owner or an admin. */
+export function canShare(user: AuthUser | null, submission: SubmissionFacts): boolean {
+  return isAdmin(user) || isOwner(user, submission);
+}
+
+/** The ordering scope of a submission's events: its contest's, else its user's (judging-events.ts). */
+export function submissionScope(submission: { userId: number; contestId: number | null }): string {
+  return submission.contestId === null ? `user:${submission.userId}` : `contest:${submission.contestId}`;
+}
+
+/** OTOG's upload messages (the web shows them as they are). */
+export const UPLOAD_MESSAGES = {
+  fileRequired: 'File is required!',
+  language: 'Only C C++ and Python are allowed!',
+  tooLarge: 'File is too large!',
+  notPublic: 'Problem is not in contest or public!',
+  notText: 'Source code must be UTF-8 text',
+  nameTooLong: 'File name is too long (at most 255 characters)',
+} as const;
+
+/**
+ * File extensions and the language each one means. `.python` is how OTOG's code editor names a Python
+ * submission (`{problemId}.{language}`); OTOG's own filter refused it, which broke Python from the editor.
+ */
+const EXTENSIONS: Readonly<Record<string, Language>> = { c: 'c', cpp: 'cpp', cc: 'cpp', py: 'python', python: 'python' };
+
+export type UploadCheck =
+  | { readonly ok: true; readonly language: Language; readonly sourceCode: string; readonly fileName: string | null }
+  | { readonly ok: false; readonly message: string };
+
+const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The upload rules: a source is required (a file, or the code as a text field); the language is c, cpp or
+ * python (taken from the file's extension when the field is absent) and an extension, when there is a
+ * file name, must be one of that language's; at most `maxBytes`; UTF-8 text without NUL characters (the
+ * code is stored as text).
+ */
+export function checkUpload(input: {
+  readonly language: string | undefined;
+  readonly fileName: string | null;
+  readonly source: Buffer | string | undefined;
+  readonly maxBytes: number;
+}): UploadCheck {
+  const { source, fileName } = input;
+  if (source === undefined) return { ok: false, message: UPLOAD_MESSAGES.fileRequired };
+  const extension = fileName === null ? undefined : /\.([^./\\]+)$/.exec(fileName)?.[1]?.toLowerCase();
+  const implied = extension === undefined ? undefined : EXTENSIONS[extension];
+  const language = input.language?.trim() || implied;
+  if (language === undefined || !isLanguage(language)) return { ok: false, message: UPLOAD_MESSAGES.language };
+  if (fileName !== null && implied !== language) return { ok: false, message: UPLOAD_MESSAGES.language };
+  const bytes = typeof source === 'string' ? Buffer.byteLength(source, 'utf8') : source.length;
+  if (bytes > input.maxBytes) return { ok: false, message: UPLOAD_MESSAGES.tooLarge };
+  let sourceCode: string;
+  try {
+    sourceCode = typeof source === 'string' ? source : utf8.decode(source);
+  } catch {
+    return { ok: false, message: UPLOAD_MESSAGES.notText };
+  }
+  if (sourceCode.includes('\u0000')) return { ok: false, message: UPLOAD_MESSAGES.notText };
+  if (fileName !== null && fileName.length > 255) return { ok: false, message: UPLOAD_MESSAGES.nameTooLong };
+  return { ok: true, language, sourceCode, fileName };
+}
