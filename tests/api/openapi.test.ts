@@ -62,8 +62,13 @@ describe('GET /api/doc/json', () => {
       if (inPath.sort().join() !== pathParams(route.path).sort().join()) mismatches.push(`${where}: path parameters ${inPath.join()}`);
       const statuses = Object.keys(operation.responses ?? {}).sort().join();
       if (statuses !== Object.keys(route.responses).sort().join()) mismatches.push(`${where}: responses ${statuses}`);
-      // Multipart routes have no body schema (the handler parses the stream), so no requestBody to check.
       if (route.body && !operation.requestBody?.content?.['application/json']) mismatches.push(`${where}: no JSON request body`);
+      if (route.multipart) {
+        const form = operation.requestBody?.content?.['multipart/form-data'] as { schema?: { properties?: Record<string, unknown> } } | undefined;
+        const documented = Object.keys(form?.schema?.properties ?? {});
+        const missing = Object.keys(route.multipart.files).filter((file) => !documented.includes(file));
+        if (!form || missing.length) mismatches.push(`${where}: multipart body not documented (missing: ${missing.join(', ') || 'the form'})`);
+      }
     }
     expect(mismatches).toEqual([]);
   });

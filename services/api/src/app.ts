@@ -10,6 +10,8 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createLogger, type Logger } from '@otog/platform/log/logger';
 import { appContract } from '@otog/schemas/api/app';
+import type { RouteContract } from '@otog/schemas/api/contract';
+import { z } from 'zod';
 import { JUDGE_INTERNAL_PREFIX } from '@otog/schemas/api/judge-internal';
 import { accessControl } from './http/access.ts';
 import { isUnstorableText } from './http/errors.ts';
@@ -30,6 +32,13 @@ export interface AppOptions {
   judging?: JudgingDependencies;
   /** Serves the public API (auth, users, problems, submissions, announcements) when given. */
   api?: ApiDependencies;
+}
+
+/** The OpenAPI body of a multipart route: its text fields (as the client sends them) and its files. */
+function multipartJsonSchema(form: NonNullable<RouteContract['multipart']>): Record<string, unknown> {
+  const fields = z.toJSONSchema(form.fields, { io: 'input', unrepresentable: 'any' }) as { properties?: object; required?: string[] };
+  const files = Object.fromEntries(Object.entries(form.files).map(([name, description]) => [name, { type: 'string', format: 'binary', description }]));
+  return { type: 'object', properties: { ...fields.properties, ...files }, ...(fields.required?.length ? { required: fields.required } : {}) };
 }
 
 /** "body.username: Required; query.limit: Too big" from a request validation failure. */
@@ -101,7 +110,11 @@ export function buildApp(options: AppOptions = {}) {
         info: { title: 'OTOG API', description: 'One Tambon One Grader: the public API (spec section 7)', version: '1.0.0' },
         servers: [{ url: API_PREFIX }],
       },
-      transform: jsonSchemaTransform,
+      transform: (input) => {
+        const transformed = jsonSchemaTransform(input);
+        const form = input.route.config?.multipart;
+        return form ? { ...transformed, schema: { ...transformed.schema, body: multipartJsonSchema(form) } } : transformed;
+      },
       // Only the public API: the internal judge API is not a client contract.
       hideUntagged: true,
     });

@@ -7,7 +7,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { RouteAccess } from '@otog/schemas/api/contract';
+import type { RouteAccess, RouteContract } from '@otog/schemas/api/contract';
 import type { ApiSettings } from './settings.ts';
 
 /** The signed-in caller, as carried by the access token (OTOG's payload fields). */
@@ -26,6 +26,8 @@ interface AccessTokenPayload extends AuthUser {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** The multipart form of the route's contract (documented in OpenAPI; the handler parses the stream). */
+    multipart?: RouteContract['multipart'];
   }
   interface FastifyRequest {
     /** The verified caller; null when anonymous. */

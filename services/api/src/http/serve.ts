@@ -50,6 +50,7 @@ export function serve<C extends RouteContract>(
     },
     config: {
       access: contract.access,
+      ...(contract.multipart ? { multipart: contract.multipart } : {}),
       ...(limit
         ? {
             rateLimit: {
