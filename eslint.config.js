@@ -85,7 +85,7 @@ export default defineConfig(
   // Configuration is read in config files and entry points only; everything else receives values.
   {
     files: ['{schemas,services,projections,judge,web}/**/*.{ts,tsx}'],
-    ignores: ['**/config.ts', '**/config/**', '**/main.ts', '**/*.test.ts'],
+    ignores: ['**/config.ts', '**/vite.config.ts', '**/config/**', '**/main.ts', '**/*.test.ts'],
     rules: {
       'no-restricted-properties': [
         'error',

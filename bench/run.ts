@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only append,projection,rebuild,relay,sandbox,judging [--merge]] [--out PATH]`
+ * `npm run bench [-- --quick] [--only append,projection,rebuild,relay,sandbox,judging,api [--merge]] [--out PATH]`
  *
  * Starts Postgres (fsync off, like the test cluster) and the Kafka mock when DATABASE_URL / KAFKA_BROKERS
  * are not set, plus a durable Postgres for the durable append figures; runs the benchmarks; prints the
@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchApi } from './api.ts';
 import { benchAppend } from './append.ts';
 import { benchSandbox } from './judge-sandbox.ts';
 import { benchJudging } from './judge-throughput.ts';
@@ -33,6 +34,7 @@ const BENCHES = {
   relay: benchRelay,
   sandbox: benchSandbox,
   judging: benchJudging,
+  api: benchApi,
 } as const satisfies Record<string, (context: BenchContext) => Promise<BenchResult>>;
 type BenchId = keyof typeof BENCHES;
 

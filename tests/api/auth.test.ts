@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { sql } from '@otog/platform/db/pool';
 import { authContract, REFRESH_TOKEN_COOKIE } from '@otog/schemas/api/auth';
-import type { RouteContract } from '@otog/schemas/api/contract';
 import { userContract } from '@otog/schemas/api/user';
 import { startStack, type CallOptions, type Stack } from './support/stack.ts';
 
@@ -14,19 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** expectCall that also hands back the response, for its cookies (same status and contract checks). */
-async function expectResponse<C extends RouteContract, S extends keyof C['responses'] & number>(
-  target: Stack,
-  contract: C,
-  status: S,
-  options?: CallOptions,
-): Promise<{ response: LightMyRequestResponse; body: z.output<C['responses'][S]> }> {
-  const response = await target.call(contract, options);
-  expect(response.statusCode, `${contract.method} ${contract.path}: ${response.body.slice(0, 300)}`).toBe(status);
-  const parsed = contract.responses[status]!.safeParse(response.json());
-  expect(parsed.success, `${contract.method} ${contract.path} ${status} body does not match its contract: ${parsed.error?.message}`).toBe(true);
-  return { response, body: parsed.data as never };
-}
 
 const cookieOf = (response: LightMyRequestResponse, name: string) => response.cookies.find((cookie) => cookie.name === name);
 
@@ -39,7 +24,7 @@ function newRegistration() {
 async function registerAndLogin(target: Stack = stack) {
   const registration = newRegistration();
   await target.expectCall(authContract.register, 201, { body: registration });
-  const { response, body } = await expectResponse(target, authContract.login, 200, { body: { username: registration.username, password: registration.password } });
+  const { response, body } = await target.expectResponse(authContract.login, 200, { body: { username: registration.username, password: registration.password } });
   const rid = cookieOf(response, REFRESH_TOKEN_COOKIE)!.value;
   return { registration, session: body, rid };
 }
@@ -62,7 +47,7 @@ describe('POST /auth/register', () => {
     const sameShowName = { ...newRegistration(), showName: registration.showName };
     expect(await stack.expectCall(authContract.register, 409, { body: sameShowName })).toEqual({ message: 'showName was taken.' });
 
-    const { body } = await expectResponse(stack, authContract.login, 200, { body: { username: registration.username, password: registration.password } });
+    const { body } = await stack.expectResponse(authContract.login, 200, { body: { username: registration.username, password: registration.password } });
     expect(body.user).toMatchObject({ username: registration.username, showName: registration.showName, role: 'user', rating: null });
   });
 
@@ -99,7 +84,7 @@ describe('POST /auth/login', () => {
     const registration = newRegistration();
     await stack.expectCall(authContract.register, 201, { body: registration });
     const before = Date.now();
-    const { response, body } = await expectResponse(stack, authContract.login, 200, { body: { username: registration.username, password: registration.password } });
+    const { response, body } = await stack.expectResponse(authContract.login, 200, { body: { username: registration.username, password: registration.password } });
     expect(Object.keys(body).sort()).toEqual(['accessToken', 'user']);
     expect(Object.keys(body.user).sort()).toEqual(['id', 'rating', 'role', 'showName', 'username']);
 
@@ -155,7 +140,7 @@ describe('GET /auth/refresh/token', () => {
     const params = { userId: session.user.id };
     await stack.expectCall(userContract.updateShowName, 401, { params, body: { showName: `Expired ${session.user.id}` }, as: expired });
 
-    const { response, body } = await expectResponse(stack, authContract.refreshToken, 200, { as: expired, cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
+    const { response, body } = await stack.expectResponse(authContract.refreshToken, 200, { as: expired, cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
     expect(body).toMatchObject({ message: 'Refresh token success.', user: session.user });
     const rotated = cookieOf(response, REFRESH_TOKEN_COOKIE)!;
     expect(rotated).toMatchObject({ httpOnly: true, path: '/api/auth', sameSite: 'Lax' });
@@ -164,19 +149,19 @@ describe('GET /auth/refresh/token', () => {
     await stack.expectCall(userContract.updateShowName, 200, { params, body: { showName: `Refreshed ${session.user.id}` }, as: body.accessToken });
 
     // The new RID refreshes with the new token (and without any), in the same family.
-    const again = await expectResponse(stack, authContract.refreshToken, 200, { as: body.accessToken, cookies: { [REFRESH_TOKEN_COOKIE]: rotated.value } });
+    const again = await stack.expectResponse(authContract.refreshToken, 200, { as: body.accessToken, cookies: { [REFRESH_TOKEN_COOKIE]: rotated.value } });
     const third = cookieOf(again.response, REFRESH_TOKEN_COOKIE)!.value;
-    await expectResponse(stack, authContract.refreshToken, 200, { cookies: { [REFRESH_TOKEN_COOKIE]: third } });
+    await stack.expectResponse(authContract.refreshToken, 200, { cookies: { [REFRESH_TOKEN_COOKIE]: third } });
     const families = await stack.db.pool.oneFirst(sql.unsafe`SELECT count(DISTINCT family_id) FROM refresh_tokens WHERE user_id = ${session.user.id}`);
     expect(Number(families)).toBe(1);
   });
 
   it('detects reuse: a second use of a RID is a 403 and revokes the whole family', async () => {
     const { rid } = await registerAndLogin();
-    const first = await expectResponse(stack, authContract.refreshToken, 200, { cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
+    const first = await stack.expectResponse(authContract.refreshToken, 200, { cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
     const newest = cookieOf(first.response, REFRESH_TOKEN_COOKIE)!.value;
 
-    const replay = await expectResponse(stack, authContract.refreshToken, 403, { cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
+    const replay = await stack.expectResponse(authContract.refreshToken, 403, { cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
     expect(replay.body).toEqual({ message: 'refresh token used.' });
     // The thief's (or the victim's) newest token dies with the family.
     expect(await stack.expectCall(authContract.refreshToken, 401, { cookies: { [REFRESH_TOKEN_COOKIE]: newest } })).toEqual({ message: 'Refresh token revoked.' });
@@ -197,7 +182,7 @@ describe('GET /auth/refresh/token', () => {
     const { registration, rid } = await registerAndLogin();
     const hash = createHash('sha256').update(rid).digest('hex');
     await stack.db.pool.query(sql.unsafe`UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ${hash}`);
-    const expired = await expectResponse(stack, authContract.refreshToken, 401, { cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
+    const expired = await stack.expectResponse(authContract.refreshToken, 401, { cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
     expect(expired.body).toEqual({ message: 'Refresh token expired.' });
     // The dead cookie is cleared, so the client stops sending it.
     expect(cookieOf(expired.response, REFRESH_TOKEN_COOKIE)).toMatchObject({ value: '', path: '/api/auth' });
@@ -210,7 +195,7 @@ describe('GET /auth/refresh/token', () => {
 
   it("refuses an access token of another session (jti mismatch) without consuming the RID", async () => {
     const { registration, session: first } = await registerAndLogin();
-    const second = await expectResponse(stack, authContract.login, 200, { body: { username: registration.username, password: registration.password } });
+    const second = await stack.expectResponse(authContract.login, 200, { body: { username: registration.username, password: registration.password } });
     const secondRid = cookieOf(second.response, REFRESH_TOKEN_COOKIE)!.value;
 
     expect(await stack.expectCall(authContract.refreshToken, 403, { as: first.accessToken, cookies: { [REFRESH_TOKEN_COOKIE]: secondRid } })).toEqual({
@@ -229,7 +214,7 @@ describe('GET /auth/refresh/token', () => {
     const changed = { username: session.user.username, showName: `Promoted ${session.user.id}`, role: 'admin' as const, password: '' };
     await stack.expectCall(userContract.update, 200, { as: admin, params: { userId: session.user.id }, body: changed });
 
-    const { body } = await expectResponse(stack, authContract.refreshToken, 200, { as: session.accessToken, cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
+    const { body } = await stack.expectResponse(authContract.refreshToken, 200, { as: session.accessToken, cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
     expect(body.user).toMatchObject({ showName: changed.showName, role: 'admin' });
     expect(stack.app.jwt.decode<{ role: string; showName: string }>(body.accessToken)).toMatchObject({ role: 'admin', showName: changed.showName });
     await stack.expectCall(userContract.adminList, 200, { as: body.accessToken });
@@ -239,7 +224,7 @@ describe('GET /auth/refresh/token', () => {
 describe('POST /auth/logout', () => {
   it('revokes the session of the RID and clears both cookies', async () => {
     const { session, rid } = await registerAndLogin();
-    const { response, body } = await expectResponse(stack, authContract.logout, 200, { as: session.accessToken, cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
+    const { response, body } = await stack.expectResponse(authContract.logout, 200, { as: session.accessToken, cookies: { [REFRESH_TOKEN_COOKIE]: rid } });
     expect(body).toEqual({});
     for (const [name, path] of [[REFRESH_TOKEN_COOKIE, '/api/auth'], ['accessToken', '/']] as const) {
       const cleared = cookieOf(response, name)!;

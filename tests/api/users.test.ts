@@ -1,12 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { seedAdmin } from '@otog/api/seed/seed-admin';
 import { authContract, REFRESH_TOKEN_COOKIE } from '@otog/schemas/api/auth';
-import type { RouteContract } from '@otog/schemas/api/contract';
 import { userContract } from '@otog/schemas/api/user';
-import { startStack, type CallOptions, type Stack, type TestUser } from './support/stack.ts';
+import { startStack, type Stack, type TestUser } from './support/stack.ts';
 
 let stack: Stack;
 let admin: TestUser;
@@ -15,19 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** expectCall that also hands back the response, for headers and raw bytes (same status and contract checks). */
-async function expectResponse<C extends RouteContract, S extends keyof C['responses'] & number>(
-  contract: C,
-  status: S,
-  options?: CallOptions,
-): Promise<{ response: LightMyRequestResponse; body: z.output<C['responses'][S]> }> {
-  const response = await stack.call(contract, options);
-  expect(response.statusCode, `${contract.method} ${contract.path}: ${response.body.slice(0, 300)}`).toBe(status);
-  const raw: unknown = response.body === '' ? null : response.headers['content-type']?.toString().includes('json') ? response.json() : response.body;
-  const parsed = contract.responses[status]!.safeParse(raw);
-  expect(parsed.success, `${contract.method} ${contract.path} ${status} body does not match its contract: ${parsed.error?.message}`).toBe(true);
-  return { response, body: parsed.data as never };
-}
+const expectResponse: Stack['expectResponse'] = (contract, status, options) => stack.expectResponse(contract, status, options);
 
 const login = (username: string, password: string) => stack.call(authContract.login, { body: { username, password } });
 

@@ -56,6 +56,12 @@ export interface Stack {
   createUser(options?: { role?: 'user' | 'admin'; username?: string; showName?: string; password?: string }): Promise<TestUser>;
   /** Calls a contract route through app.inject. */
   call(contract: RouteContract, options?: CallOptions): Promise<LightMyRequestResponse>;
+  /** expectCall that also hands back the response, for headers and raw bytes. */
+  expectResponse<C extends RouteContract, S extends keyof C['responses'] & number>(
+    contract: C,
+    status: S,
+    options?: CallOptions,
+  ): Promise<{ response: LightMyRequestResponse; body: z.output<C['responses'][S]> }>;
   /** Calls, expects `status`, and parses the body with the contract's schema for that status (strict check). */
   expectCall<C extends RouteContract, S extends keyof C['responses'] & number>(
     contract: C,
@@ -177,15 +183,18 @@ export async function startStack(
         ...(payload === undefined ? {} : { payload }),
       });
     },
-    async expectCall(contract, status, callOptions) {
+    async expectResponse(contract, status, callOptions) {
       const response = await stack.call(contract, callOptions);
       expect(response.statusCode, `${contract.method} ${contract.path} answered ${response.statusCode}: ${response.body.slice(0, 500)}`).toBe(status);
       const schema = contract.responses[status];
       if (!schema) throw new Error(`${contract.method} ${contract.path} declares no ${status} response`);
-      const body: unknown = response.body === '' ? undefined : response.headers['content-type']?.toString().includes('json') ? response.json() : response.body;
+      const body: unknown = response.body === '' ? null : response.headers['content-type']?.toString().includes('json') ? response.json() : response.body;
       const parsed = schema.safeParse(body);
       expect(parsed.success, `${contract.method} ${contract.path} ${status} body does not match its contract: ${parsed.error?.message}`).toBe(true);
-      return parsed.data as never;
+      return { response, body: parsed.data as never };
+    },
+    async expectCall(contract, status, callOptions) {
+      return (await stack.expectResponse(contract, status, callOptions)).body;
     },
     async stop() {
       await worker?.stop();
