@@ -1,10 +1,12 @@
 /**
- * The Fastify application: the HTTP API under /api (the web app will be served at /).
+ * The Fastify application: the HTTP API under /api and the web app at /.
  * No listening and no process concerns here, so tests can use `app.inject`.
  */
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -16,6 +18,7 @@ import { JUDGE_INTERNAL_PREFIX } from '@otog/schemas/api/judge-internal';
 import { accessControl } from './http/access.ts';
 import { isUnstorableText } from './http/errors.ts';
 import { serve } from './http/serve.ts';
+import { pageSender, staticFilesOptions, wantsPage, type WebAppOptions } from './http/web-app.ts';
 import type { ApiDependencies } from './http/settings.ts';
 import { judgeInternalRoutes, type JudgingDependencies } from './judging/internal-routes.ts';
 import { announcementsRoutes } from './modules/announcements/routes.ts';
@@ -32,6 +35,8 @@ export interface AppOptions {
   judging?: JudgingDependencies;
   /** Serves the public API (auth, users, problems, submissions, announcements) when given. */
   api?: ApiDependencies;
+  /** Serves the web app (web/dist) at / when given. */
+  web?: WebAppOptions;
 }
 
 /** The OpenAPI body of a multipart route: its text fields (as the client sends them) and its files. */
@@ -74,8 +79,13 @@ export function buildApp(options: AppOptions = {}) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const web = options.web;
+  if (web && existsSync(web.distDir)) void app.register(fastifyStatic, staticFilesOptions(web));
+  const sendPage = web ? pageSender(web) : undefined;
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+    // Page paths (/problem/12, ...) are the web app's routes: it answers them, a 404 page included.
+    if (sendPage && wantsPage(request, API_PREFIX)) return sendPage(reply);
+    return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

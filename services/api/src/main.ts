@@ -107,7 +107,7 @@ async function start(): Promise<void> {
   await seedFirstStart(api);
   if (signalled) return;
 
-  const app = buildApp({ logger, judging: judging.deps, api });
+  const app = buildApp({ logger, judging: judging.deps, api, web: { distDir: join(repoRoot, 'web/dist'), config: { offline: api.settings.offline } } });
   cleanups.push({ name: 'the HTTP server', run: () => app.close() });
   await app.listen({ port: config.PORT, host: config.HOST });
 

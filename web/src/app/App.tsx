@@ -1,0 +1,65 @@
+/** Providers and routes. Each page is its own chunk, so /problem does not download the admin or the editor. */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { PageLoading } from '../components/ui/Spinner.tsx';
+import { config } from '../lib/config.ts';
+import { createQueryClient } from '../lib/query.ts';
+import { SessionProvider, useSession } from '../lib/session.tsx';
+import { ThemeProvider } from '../lib/theme.tsx';
+import { Toaster } from '../lib/toast.tsx';
+import { NotFoundPage } from './NotFoundPage.tsx';
+import { Shell } from './Shell.tsx';
+
+const HomePage = lazy(() => import('../features/home/HomePage.tsx'));
+const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
+const ProblemListPage = lazy(() => import('../features/problems/ProblemListPage.tsx'));
+const ProblemPage = lazy(() => import('../features/problems/ProblemPage.tsx'));
+const SubmissionListPage = lazy(() => import('../features/submissions/SubmissionListPage.tsx'));
+const SubmissionPage = lazy(() => import('../features/submissions/SubmissionPage.tsx'));
+const ContestPage = lazy(() => import('../features/contests/ContestPage.tsx'));
+const ProfilePage = lazy(() => import('../features/users/ProfilePage.tsx'));
+const AdminApp = lazy(() => import('../features/admin/AdminApp.tsx'));
+
+/** Pages an offline (on-site) contest hides: they go to the sign-in page, as OTOG's do. */
+function Online({ children }: { children: ReactNode }) {
+  return config.offline ? <Navigate to="/login" replace /> : children;
+}
+
+function AdminOnly({ children }: { children: ReactNode }) {
+  const { isAdmin } = useSession();
+  return isAdmin ? children : <NotFoundPage />;
+}
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider>
+        <BrowserRouter>
+          <SessionProvider>
+            <Shell>
+              <Suspense fallback={<PageLoading />}>
+                <Routes>
+                  <Route path="/" element={<HomePage />} />
+                  <Route path="/login" element={<LoginPage />} />
+                  <Route path="/register" element={<Online><RegisterPage /></Online>} />
+                  <Route path="/problem" element={<Online><ProblemListPage /></Online>} />
+                  <Route path="/problem/:problemId" element={<Online><ProblemPage /></Online>} />
+                  <Route path="/submission" element={<Online><SubmissionListPage /></Online>} />
+                  <Route path="/submission/:submissionId" element={<SubmissionPage />} />
+                  <Route path="/contest/*" element={<ContestPage />} />
+                  <Route path="/user/:userId" element={<Online><ProfilePage /></Online>} />
+                  <Route path="/admin/*" element={<AdminOnly><AdminApp /></AdminOnly>} />
+                  <Route path="*" element={<NotFoundPage />} />
+                </Routes>
+              </Suspense>
+            </Shell>
+            <Toaster />
+          </SessionProvider>
+        </BrowserRouter>
+      </ThemeProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,28 @@
+/** TanStack Query glue: one key shape for every API read, so invalidating a route refreshes all its lists. */
+import { QueryClient, queryOptions } from '@tanstack/react-query';
+import type { RouteContract } from '@otog/schemas/api/contract';
+import { ApiError, callApi, type ApiInput, type ApiOk } from './api.ts';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 10_000,
+        // A 4xx will not get better by asking again.
+        retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+      },
+    },
+  });
+}
+
+/** [method, path] then the params and query: `['GET', '/submission']` prefixes every submission list. */
+export function apiKey(contract: Pick<RouteContract, 'method' | 'path'>, input: Pick<ApiInput, 'params' | 'query'> = {}) {
+  return [contract.method, contract.path, input.params ?? {}, input.query ?? {}] as const;
+}
+
+export function apiQuery<C extends RouteContract>(contract: C, input: Omit<ApiInput, 'signal' | 'body' | 'form'> = {}) {
+  return queryOptions<ApiOk<C>>({
+    queryKey: apiKey(contract, input),
+    queryFn: ({ signal }) => callApi(contract, { ...input, signal }),
+  });
+}
