@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only append,projection,rebuild,relay,sandbox,judging,api [--merge]] [--out PATH]`
+ * `npm run bench [-- --quick] [--only append,projection,rebuild,relay,sandbox,judging,api,web [--merge]] [--out PATH]`
  *
  * Starts Postgres (fsync off, like the test cluster) and the Kafka mock when DATABASE_URL / KAFKA_BROKERS
  * are not set, plus a durable Postgres for the durable append figures; runs the benchmarks; prints the
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchApi } from './api.ts';
+import { benchWeb } from './web.ts';
 import { benchAppend } from './append.ts';
 import { benchSandbox } from './judge-sandbox.ts';
 import { benchJudging } from './judge-throughput.ts';
@@ -35,6 +36,7 @@ const BENCHES = {
   sandbox: benchSandbox,
   judging: benchJudging,
   api: benchApi,
+  web: benchWeb,
 } as const satisfies Record<string, (context: BenchContext) => Promise<BenchResult>>;
 type BenchId = keyof typeof BENCHES;
 

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { buildApp, type App } from '@otog/api/app';
+import type { WebAppOptions } from '@otog/api/http/web-app';
 import { signAccessToken, type AuthUser } from '@otog/api/http/access';
 import { DEFAULT_API_SETTINGS, type ApiDependencies, type ApiSettings } from '@otog/api/http/settings';
 import { createAccount } from '@otog/api/modules/users/accounts';
@@ -153,7 +154,7 @@ async function nextIds(pool: DatabasePool, sequence: 'problem_ids' | 'submission
   return rows.map(Number);
 }
 
-export async function startBenchApiStack(adminUrl: string): Promise<BenchApiStack> {
+export async function startBenchApiStack(adminUrl: string, options: { web?: WebAppOptions } = {}): Promise<BenchApiStack> {
   const db = await createBenchDatabase(adminUrl, 'api', 8);
   const log: LogTally = { counts: new Map(), examples: [] };
   const logger = createLogger({ name: 'otog-bench-api', level: 'warn', destination: tallyStream(log) });
@@ -174,7 +175,7 @@ export async function startBenchApiStack(adminUrl: string): Promise<BenchApiStac
     },
   };
   const deps: ApiDependencies = { pool: runtime.pool, store: runtime.store, projections: runtime.projections, objects, logger, settings };
-  const app = buildApp({ logger, api: deps });
+  const app = buildApp({ logger, api: deps, ...(options.web ? { web: options.web } : {}) });
   const closeApp = onCleanup('API server', () => app.close());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -10,6 +10,8 @@ if [ "${1:-all}" != judge ]; then
   command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
   [ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
   command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+  # The web app's browser tests (tests/web) drive Debian's Chromium through playwright-core.
+  [ -x /usr/bin/chromium ] || need+=(chromium)
 fi
 # The judge's sandbox (judge/src/sandbox) and languages (judge/src/languages): bubblewrap, the seccomp
 # BPF generator's library, and the Debian compilers/interpreter it calls by absolute path.

@@ -82,6 +82,8 @@ export function buildApp(options: AppOptions = {}) {
   const web = options.web;
   if (web && existsSync(web.distDir)) void app.register(fastifyStatic, staticFilesOptions(web));
   const sendPage = web ? pageSender(web) : undefined;
+  // '/' explicitly: the static files plugin would answer a directory without an index with a 403.
+  if (sendPage) app.get('/', { schema: { hide: true } }, (_request, reply) => sendPage(reply));
   app.setNotFoundHandler((request, reply) => {
     // Page paths (/problem/12, ...) are the web app's routes: it answers them, a 404 page included.
     if (sendPage && wantsPage(request, API_PREFIX)) return sendPage(reply);
