@@ -39,6 +39,6 @@ if (ifStale && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash
 
 process.stderr.write('Building the web app (web/dist) ...\n');
 const started = performance.now();
-await build({ root: webDir, logLevel: 'warn', configFile: join(webDir, 'vite.config.ts') });
+await build({ root: webDir, mode: 'production', logLevel: 'warn', configFile: join(webDir, 'vite.config.ts') });
 writeFileSync(stampFile, hash);
 process.stderr.write(`Built the web app in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

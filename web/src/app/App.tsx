@@ -1,6 +1,6 @@
 /** Providers and routes. Each page is its own chunk, so /problem does not download the admin or the editor. */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '../components/ui/Spinner.tsx';
 import { config } from '../lib/config.ts';
@@ -11,16 +11,29 @@ import { Toaster } from '../lib/toast.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import { Shell } from './Shell.tsx';
 
+const loadLoginPage = () => import('../features/auth/LoginPage.tsx');
+const loadProblemListPage = () => import('../features/problems/ProblemListPage.tsx');
+const loadProblemPage = () => import('../features/problems/ProblemPage.tsx');
+const loadSubmissionListPage = () => import('../features/submissions/SubmissionListPage.tsx');
+const loadSubmissionPage = () => import('../features/submissions/SubmissionPage.tsx');
+
 const HomePage = lazy(() => import('../features/home/HomePage.tsx'));
-const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
+const LoginPage = lazy(loadLoginPage);
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
-const ProblemListPage = lazy(() => import('../features/problems/ProblemListPage.tsx'));
-const ProblemPage = lazy(() => import('../features/problems/ProblemPage.tsx'));
-const SubmissionListPage = lazy(() => import('../features/submissions/SubmissionListPage.tsx'));
-const SubmissionPage = lazy(() => import('../features/submissions/SubmissionPage.tsx'));
+const ProblemListPage = lazy(loadProblemListPage);
+const ProblemPage = lazy(loadProblemPage);
+const SubmissionListPage = lazy(loadSubmissionListPage);
+const SubmissionPage = lazy(loadSubmissionPage);
 const ContestPage = lazy(() => import('../features/contests/ContestPage.tsx'));
 const ProfilePage = lazy(() => import('../features/users/ProfilePage.tsx'));
 const AdminApp = lazy(() => import('../features/admin/AdminApp.tsx'));
+
+/** Once the first page is up, the everyday pages load in the background, so moving between them is instant. */
+function prefetchEverydayPages(): void {
+  const run = () => void Promise.all([loadLoginPage(), loadProblemListPage(), loadProblemPage(), loadSubmissionListPage(), loadSubmissionPage()]).catch(() => {});
+  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 3_000 });
+  else setTimeout(run, 1_500);
+}
 
 /** Pages an offline (on-site) contest hides: they go to the sign-in page, as OTOG's do. */
 function Online({ children }: { children: ReactNode }) {
@@ -34,6 +47,7 @@ function AdminOnly({ children }: { children: ReactNode }) {
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
+  useEffect(prefetchEverydayPages, []);
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider>

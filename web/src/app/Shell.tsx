@@ -23,14 +23,14 @@ const SECTIONS = [
 /** The section of a path: its first segment ("/problem/12" → "/problem"). */
 const sectionOf = (pathname: string) => `/${pathname.split('/')[1] ?? ''}`;
 
-function SectionLinks({ vertical = false }: { vertical?: boolean }) {
+function SectionLinks({ vertical = false, onNavigate }: { vertical?: boolean; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const current = sectionOf(pathname);
   return (
     <ul className={vertical ? 'nav-links nav-links-vertical' : 'nav-links'}>
       {SECTIONS.map((section) => (
         <li key={section.to}>
-          <NavLink to={section.to} className="nav-link" aria-current={current === section.to ? 'page' : undefined}>
+          <NavLink to={section.to} className="nav-link" aria-current={current === section.to ? 'page' : undefined} onClick={onNavigate}>
             {section.label}
           </NavLink>
         </li>
@@ -138,7 +138,8 @@ function SideMenu({ open, onClose }: { open: boolean; onClose(): void }) {
             ✕
           </IconButton>
         </div>
-        <SectionLinks vertical />
+        {/* Closed at the click: a page still loading keeps the old screen (and the route) for a moment. */}
+        <SectionLinks vertical onNavigate={onClose} />
       </nav>
     </div>
   );

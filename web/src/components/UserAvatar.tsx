@@ -12,7 +12,8 @@ const SIZES = { sm: 24, md: 40, lg: 320 } as const;
 
 type AvatarState = 'loading' | 'loaded' | 'error';
 
-export function UserAvatar({ userId, name, size = 'sm' }: { userId: number; name: string; size?: keyof typeof SIZES }) {
+/** `version` (e.g. the time of an upload) makes the browser fetch a replaced photo instead of its cached copy. */
+export function UserAvatar({ userId, name, size = 'sm', version }: { userId: number; name: string; size?: keyof typeof SIZES; version?: number }) {
   const [state, setState] = useState<AvatarState>(config.offline ? 'error' : 'loading');
   const pixels = SIZES[size];
   const file = size === 'lg' ? `${userId}.jpeg` : `${userId}_32.jpeg`;
@@ -31,7 +32,7 @@ export function UserAvatar({ userId, name, size = 'sm' }: { userId: number; name
       {state === 'loading' ? fallback : null}
       <img
         className="avatar"
-        src={apiUrl(userContract.avatar, { params: { file } })}
+        src={apiUrl(userContract.avatar, { params: { file }, query: { v: version } })}
         alt=""
         width={pixels}
         height={pixels}

@@ -35,6 +35,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const [token, setToken] = useState<string | null>(() => readAccessToken());
   const channel = useRef<BroadcastChannel | null>(null);
+  /** The token this tab last acted on: its own sign-in and sign-out are not news that clears the cache again. */
+  const known = useRef<string | null>(token);
 
   const user = useMemo(() => (token ? userFromToken(token) : null), [token]);
 
@@ -44,6 +46,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signedOut = useCallback(() => {
     deleteCookie(ACCESS_TOKEN_COOKIE);
+    known.current = null;
     setToken(null);
     queryClient.clear();
     channel.current?.postMessage('changed');
@@ -64,18 +67,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const bc = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(CHANNEL);
     channel.current = bc;
-    let known = readAccessToken();
+    known.current = readAccessToken();
     const onNotice = () => {
       const now = readAccessToken();
-      // Another tab signed in or out: what this tab has cached belongs to someone else now.
-      if (userFromToken(now ?? '')?.id !== userFromToken(known ?? '')?.id) queryClient.clear();
-      known = now;
+      // Another tab signed in or out: what this tab has cached belongs to someone else now. Reset, not
+      // clear: clearing under queries in flight would leave their observers waiting forever.
+      if (userFromToken(now ?? '')?.id !== userFromToken(known.current ?? '')?.id) void queryClient.resetQueries();
+      known.current = now;
       reread();
     };
     bc?.addEventListener('message', onNotice);
     window.addEventListener('focus', onNotice);
     const check = window.setInterval(() => {
-      if (readAccessToken() !== known) onNotice();
+      if (readAccessToken() !== known.current) onNotice();
     }, TOKEN_CHECK_MS);
     const poll = config.sessionPollSeconds > 0 ? window.setInterval(onNotice, config.sessionPollSeconds * 1000) : undefined;
     return () => {
@@ -90,6 +94,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (username: string, password: string) => {
       const session = await callApi(authContract.login, { body: { username, password } });
       queryClient.clear();
+      // Known now, so the cookie check does not clear the cache again under the next page's first queries.
+      known.current = readAccessToken();
       setToken(readAccessToken() ?? session.accessToken);
       channel.current?.postMessage('changed');
       return session.user;

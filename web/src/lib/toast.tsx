@@ -1,5 +1,5 @@
 /** Toasts at the bottom centre, announced to screen readers. `toast.promise` follows a request from start to end. */
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 
 export type ToastKind = 'loading' | 'success' | 'error' | 'info';
 export interface ToastItem {
@@ -57,8 +57,17 @@ function subscribe(listener: () => void) {
 
 export function Toaster() {
   const current = useSyncExternalStore(subscribe, () => items);
+  const ref = useRef<HTMLDivElement>(null);
+  // A modal <dialog> sits in the browser's top layer, above any z-index: the toaster is a popover, and
+  // re-showing it puts it back on top of a dialog opened since.
+  useEffect(() => {
+    const element = ref.current;
+    if (!element?.showPopover) return;
+    if (element.matches(':popover-open')) element.hidePopover();
+    if (current.length > 0) element.showPopover();
+  }, [current]);
   return (
-    <div className="toaster" role="status" aria-live="polite">
+    <div ref={ref} popover="manual" className="toaster" role="status" aria-live="polite">
       {current.map((item) => (
         <div key={item.id} className={`toast toast-${item.kind}`} data-kind={item.kind}>
           {item.kind === 'loading' ? <span className="spinner spinner-sm" aria-hidden /> : null}

@@ -18,11 +18,25 @@ export interface DialogProps {
 export function Dialog({ open, onClose, title, children, footer, size = 'md', actions }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const opener = useRef<Element | null>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      opener.current = document.activeElement;
+      dialog.showModal();
+      // React runs `autoFocus` before the dialog is open (nothing in it can take focus yet): mark the element with data-autofocus instead.
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     if (!open && dialog.open) dialog.close();
+  }, [open]);
+  // A closed dialog is removed, not closed, so the browser cannot give focus back: return it to the opener.
+  useEffect(() => {
+    if (!open) return;
+    return () => {
+      const element = opener.current;
+      if (element instanceof HTMLElement && element.isConnected) element.focus();
+    };
   }, [open]);
   if (!open) return null;
   return (
@@ -32,6 +46,8 @@ export function Dialog({ open, onClose, title, children, footer, size = 'md', ac
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
+        // React passes `cancel` up its tree: a dialog opened from another must not close that one too.
+        event.stopPropagation();
         onClose();
       }}
       onClick={(event) => {
