@@ -42,7 +42,7 @@ export function QuickSearch({ onClose }: { onClose(): void }) {
         aria-expanded
         aria-controls={listId}
         aria-activedescendant={results[active] ? `${listId}-${results[active].id}` : undefined}
-        autoFocus
+        data-autofocus
         value={text}
         onChange={(event) => {
           setText(event.target.value);

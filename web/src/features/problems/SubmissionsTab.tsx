@@ -1,0 +1,140 @@
+/**
+ * The submissions tab: the caller's submissions of this problem, newest first, ten at a time (the cursor
+ * is the last id seen), more as the end scrolls into view or on "โหลดเพิ่ม". Rows still waiting or being
+ * graded follow their verdict live.
+ */
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import type { Problem } from '@otog/schemas/api/problem';
+import { PROBLEM_SUBMISSION_PAGE_DEFAULT, submissionContract, type Submission } from '@otog/schemas/api/submission';
+import { SubmissionStatusBadge } from '../../components/submission/SubmissionStatus.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Empty } from '../../components/ui/Empty.tsx';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import { callApi, errorMessage } from '../../lib/api.ts';
+import { formatDateTime, formatSeconds, formatShortDateTime } from '../../lib/dates.ts';
+import { apiKey } from '../../lib/query.ts';
+import { useSettlingSubmission } from './useSettlingSubmission.ts';
+
+const PAGE = PROBLEM_SUBMISSION_PAGE_DEFAULT;
+
+function SubmissionRow({ row, fullScore }: { row: Submission; fullScore: number }) {
+  const { submission } = useSettlingSubmission(row.id, row.status, row);
+  const current = submission ?? row;
+  const result = current.submissionResult;
+  return (
+    <tr data-submission-id={current.id} data-status={current.status}>
+      <td className="nowrap">
+        <time dateTime={current.creationDate} title={formatDateTime(current.creationDate)}>
+          {formatShortDateTime(current.creationDate)}
+        </time>
+      </td>
+      <td>
+        <span className="score-cell">
+          <SubmissionStatusBadge status={current.status} />
+          <span className="score-text">{result ? `${result.score} / ${fullScore}` : `- / ${fullScore}`}</span>
+        </span>
+      </td>
+      <td className="num">{result ? formatSeconds(result.timeUsed) : '-'}</td>
+      <td className="num">{result && result.memUsed >= 0 ? result.memUsed.toLocaleString('th-TH') : '-'}</td>
+      <td className="center-text">
+        <Link to={`/submission/${current.id}`} className="btn btn-ghost btn-sm" aria-label={`รายละเอียดการส่ง #${current.id}`}>
+          รายละเอียด
+        </Link>
+      </td>
+    </tr>
+  );
+}
+
+export function SubmissionsTab({ problem, userId, onWrite }: { problem: Problem; userId: number; onWrite(): void }) {
+  const contract = submissionContract.getSubmissionsByUserIdAndProblemId;
+  const params = { userId, problemId: problem.id };
+  const submissions = useInfiniteQuery({
+    queryKey: [...apiKey(contract, { params }), 'pages'],
+    queryFn: ({ pageParam, signal }) => callApi(contract, { params, query: { offset: pageParam, limit: PAGE }, signal }),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => (last.length < PAGE ? undefined : last[last.length - 1]?.id),
+  });
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = submissions;
+
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    }, { rootMargin: '200px' });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  if (submissions.isPending) {
+    return (
+      <div className="tab-loading">
+        <Spinner />
+      </div>
+    );
+  }
+  if (submissions.isError) {
+    return (
+      <Empty tone="error">
+        <p>{errorMessage(submissions.error, 'โหลดผลตรวจไม่สำเร็จ กรุณาลองใหม่อีกครั้ง')}</p>
+        <Button onClick={() => void submissions.refetch()}>ลองใหม่</Button>
+      </Empty>
+    );
+  }
+  const rows = submissions.data.pages.flat();
+  if (rows.length === 0) {
+    return (
+      <Empty>
+        <p>ยังไม่มีการส่งข้อนี้</p>
+        <Button variant="primary" onClick={onWrite}>
+          เขียนโค้ด
+        </Button>
+      </Empty>
+    );
+  }
+  return (
+    <div className="stack">
+      <div className="table-wrap">
+        <table className="table problem-submissions" aria-label={`ผลตรวจข้อ ${problem.name}`}>
+          <colgroup>
+            <col className="col-when" />
+            <col className="col-score" />
+            <col className="col-time" />
+            <col className="col-memory" />
+            <col className="col-details" />
+          </colgroup>
+          <thead>
+            <tr>
+              <th scope="col">ส่งเมื่อ</th>
+              <th scope="col">คะแนน</th>
+              <th scope="col" className="num">
+                เวลาที่ใช้ (วินาที)
+              </th>
+              <th scope="col" className="num">
+                ความจำที่ใช้ (kB)
+              </th>
+              <th scope="col">
+                <span className="sr-only">รายละเอียด</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <SubmissionRow key={row.id} row={row} fullScore={problem.score} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div ref={sentinel} className="load-more">
+        {hasNextPage ? (
+          <Button onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
+            โหลดเพิ่ม
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
