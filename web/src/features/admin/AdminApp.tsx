@@ -1,4 +1,39 @@
-// PLACEHOLDER: replaced by the feature's real page.
+/** The admin area ("ระบบจัดการ"): tabs for problems, users and announcements, each a nested route of /admin. */
+import { NavLink, Route, Routes } from 'react-router';
+import { Empty } from '../../components/ui/Empty.tsx';
+import { AnnouncementsPage } from './AnnouncementsPage.tsx';
+import { ProblemsPage } from './ProblemsPage.tsx';
+import { UsersPage } from './UsersPage.tsx';
+import './admin.css';
+
+const TABS = [
+  { to: '/admin', label: 'โจทย์', end: true },
+  { to: '/admin/user', label: 'ผู้ใช้งาน', end: false },
+  { to: '/admin/announcement', label: 'ประกาศ', end: false },
+] as const;
+
 export default function AdminApp() {
-  return <section className="page"><h1 className="page-title">AdminApp</h1></section>;
+  return (
+    <section className="page admin">
+      <h1 className="page-title">ระบบจัดการ</h1>
+      <nav aria-label="เมนูระบบจัดการ">
+        <ul className="admin-tabs">
+          {TABS.map((tab) => (
+            // NavLink marks the current tab with aria-current="page".
+            <li key={tab.to}>
+              <NavLink to={tab.to} end={tab.end} className="admin-tab">
+                {tab.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Routes>
+        <Route index element={<ProblemsPage />} />
+        <Route path="user" element={<UsersPage />} />
+        <Route path="announcement" element={<AnnouncementsPage />} />
+        <Route path="*" element={<Empty>ไม่พบหน้าที่ต้องการในระบบจัดการ</Empty>} />
+      </Routes>
+    </section>
+  );
 }
