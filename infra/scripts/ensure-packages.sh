@@ -12,6 +12,8 @@ if [ "${1:-all}" != judge ]; then
   command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
   # The web app's browser tests (tests/web) drive Debian's Chromium through playwright-core.
   [ -x /usr/bin/chromium ] || need+=(chromium)
+  # Thai glyphs for its screenshots (Chromium draws boxes without a Thai font).
+  [ -d /usr/share/fonts/truetype/tlwg ] || need+=(fonts-thai-tlwg-ttf)
 fi
 # The judge's sandbox (judge/src/sandbox) and languages (judge/src/languages): bubblewrap, the seccomp
 # BPF generator's library, and the Debian compilers/interpreter it calls by absolute path.
