@@ -38,6 +38,10 @@ const hash = inputsHash();
 if (ifStale && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) process.exit(0);
 
 process.stderr.write('Building the web app (web/dist) ...\n');
+// React and the JSX transform pick their development builds from NODE_ENV, which a caller may have set
+// (vitest sets "test"): this script always makes the production build.
+// eslint-disable-next-line no-restricted-properties -- an entry point setting its own environment
+process.env.NODE_ENV = 'production';
 const started = performance.now();
 await build({ root: webDir, mode: 'production', logLevel: 'warn', configFile: join(webDir, 'vite.config.ts') });
 writeFileSync(stampFile, hash);

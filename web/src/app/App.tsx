@@ -1,5 +1,5 @@
 /** Providers and routes. Each page is its own chunk, so /problem does not download the admin or the editor. */
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { PageLoading } from '../components/ui/Spinner.tsx';
@@ -28,11 +28,20 @@ const ContestPage = lazy(() => import('../features/contests/ContestPage.tsx'));
 const ProfilePage = lazy(() => import('../features/users/ProfilePage.tsx'));
 const AdminApp = lazy(() => import('../features/admin/AdminApp.tsx'));
 
-/** Once the first page is up, the everyday pages load in the background, so moving between them is instant. */
-function prefetchEverydayPages(): void {
+/**
+ * Once the first page has its data, the everyday pages load in the background, so moving between them is
+ * instant; not before, so they never compete with what the first page needs.
+ */
+function prefetchEverydayPages(queryClient: QueryClient): () => void {
+  let timer = 0;
   const run = () => void Promise.all([loadLoginPage(), loadProblemListPage(), loadProblemPage(), loadSubmissionListPage(), loadSubmissionPage()]).catch(() => {});
-  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 3_000 });
-  else setTimeout(run, 1_500);
+  const whenQuiet = () => {
+    if (queryClient.isFetching() > 0) timer = window.setTimeout(whenQuiet, 500);
+    else if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2_000 });
+    else run();
+  };
+  timer = window.setTimeout(whenQuiet, 1_000);
+  return () => window.clearTimeout(timer);
 }
 
 /** Pages an offline (on-site) contest hides: they go to the sign-in page, as OTOG's do. */
@@ -47,7 +56,7 @@ function AdminOnly({ children }: { children: ReactNode }) {
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
-  useEffect(prefetchEverydayPages, []);
+  useEffect(() => prefetchEverydayPages(queryClient), [queryClient]);
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider>
