@@ -8,8 +8,9 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         staleTime: 10_000,
-        // A 4xx will not get better by asking again.
-        retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+        // Only a lost connection or a server error may get better by asking again; a 4xx or an answer
+        // that breaks its contract will not.
+        retry: (count, error) => count < 2 && (error instanceof TypeError || (error instanceof ApiError && error.status >= 500)),
       },
     },
   });

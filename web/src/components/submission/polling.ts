@@ -46,7 +46,7 @@ export function submissionQuery(submissionId: number) {
  * A list row kept up to date: while the row is waiting or grading it polls GET /submission/{id} and answers
  * the fresher copy; settled rows cost nothing.
  */
-export function useSettledSubmission<S extends Submission>(submission: S): S | Submission {
+export function useSettledSubmission<S extends { readonly id: number; readonly status: SubmissionStatus }>(submission: S): S | Submission {
   const pending = isPending(submission.status);
   const { data } = useQuery({ ...submissionQuery(submission.id), enabled: pending });
   return pending && data ? data : submission;

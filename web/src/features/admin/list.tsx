@@ -7,11 +7,11 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
-import { SearchIcon } from '../../components/ui/icons.tsx';
+import { SearchInput } from '../../components/ui/SearchInput.tsx';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/use-debounced.ts';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 
 export const PAGE_SIZES = [10, 25, 50] as const;
-const SEARCH_DEBOUNCE_MS = 300;
 /** The contracts' bound on `search` (skipLimitQuery). */
 const SEARCH_MAX_LENGTH = 200;
 
@@ -57,7 +57,6 @@ export function useListParams(): ListParams {
 
 /** The search box: types freely, tells the list 300 ms after the last key. */
 export function SearchBox({ value, onChange, label }: { value: string; onChange(value: string): void; label: string }) {
-  const id = useId();
   const [text, setText] = useState(value);
   const [seen, setSeen] = useState(value);
   // The URL changed from outside (back button, another tab of the admin): show its value.
@@ -75,22 +74,7 @@ export function SearchBox({ value, onChange, label }: { value: string; onChange(
     return () => window.clearTimeout(timer);
   }, [text, value]);
   return (
-    <div className="admin-search">
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
-      <SearchIcon className="admin-search-icon" />
-      <input
-        id={id}
-        type="search"
-        className="input"
-        placeholder="ค้นหา..."
-        value={text}
-        maxLength={SEARCH_MAX_LENGTH}
-        autoComplete="off"
-        onChange={(event) => setText(event.target.value)}
-      />
-    </div>
+    <SearchInput className="admin-search" label={label} value={text} maxLength={SEARCH_MAX_LENGTH} onChange={setText} />
   );
 }
 

@@ -10,7 +10,9 @@ import { problemContract, type ProblemTableRow } from '@otog/schemas/api/problem
 import { SubmitDialog } from '../../components/submit/SubmitDialog.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Empty } from '../../components/ui/Empty.tsx';
-import { SearchIcon, XIcon } from '../../components/ui/icons.tsx';
+import { XIcon } from '../../components/ui/icons.tsx';
+import { SearchInput } from '../../components/ui/SearchInput.tsx';
+import { useDebounced } from '../../lib/use-debounced.ts';
 import { callApi, errorMessage } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiKey, apiQuery } from '../../lib/query.ts';
@@ -24,7 +26,6 @@ import { ProblemTable, type TableActions, type TableColumns } from './ProblemTab
 import './problems.css';
 
 export const PASSED_COLUMN_KEY = 'preferredColumn.passedCount';
-const SEARCH_DEBOUNCE_MS = 300;
 
 function readPassedColumn(): boolean {
   try {
@@ -32,15 +33,6 @@ function readPassedColumn(): boolean {
   } catch {
     return true;
   }
-}
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setDebounced(value), delay);
-    return () => window.clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
 }
 
 type Counter = { readonly id: 'all' | Exclude<StatusFilter, 'all'> | 'today'; readonly label: string; readonly tone: string };
@@ -69,11 +61,10 @@ export default function ProblemListPage() {
   const problems = useQuery(apiQuery(problemContract.getProblems));
   const page = useRef<HTMLElement>(null);
   const filterBar = useRef<HTMLDivElement>(null);
-  const searchId = useId();
   const statusId = useId();
 
   const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText, SEARCH_DEBOUNCE_MS);
+  const search = useDebounced(searchText);
   const [status, setStatus] = useState<StatusFilter>('all');
   const [today, setToday] = useState(false);
   const [showPassed, setShowPassed] = useState(readPassedColumn);
@@ -172,21 +163,7 @@ export default function ProblemListPage() {
       </div>
 
       <div className="filter-bar" ref={filterBar} role="search" aria-label="ตัวกรองโจทย์">
-        <div className="filter-search">
-          <label htmlFor={searchId} className="sr-only">
-            ค้นหาโจทย์
-          </label>
-          <SearchIcon className="filter-search-icon" />
-          <input
-            id={searchId}
-            type="search"
-            className="input"
-            placeholder="ค้นหา..."
-            autoComplete="off"
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-          />
-        </div>
+        <SearchInput className="filter-search" label="ค้นหาโจทย์" value={searchText} onChange={setSearchText} />
         {isAuthenticated ? (
           <div className="filter-status">
             <label htmlFor={statusId} className="filter-label">

@@ -78,7 +78,7 @@ function StatusIcon({ status }: { status: SubmissionStatus }) {
 
 function StatusCell({ row, canOpen, onOpen }: { row: ProblemTableRow; canOpen: boolean; onOpen(): void }) {
   const latest = row.latestSubmission!;
-  const { status } = useSettlingSubmission(latest.id, latest.status);
+  const { status } = useSettlingSubmission(latest);
   const label = STATUS_LABEL[status];
   return canOpen ? (
     <button type="button" className="status-button" title={`${label}: เปิดผลตรวจล่าสุด`} aria-label={`${label}: เปิดผลตรวจล่าสุดข้อ ${row.name}`} onClick={onOpen} data-status={status}>

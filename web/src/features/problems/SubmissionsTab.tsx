@@ -20,8 +20,7 @@ import { useSettlingSubmission } from './useSettlingSubmission.ts';
 const PAGE = PROBLEM_SUBMISSION_PAGE_DEFAULT;
 
 function SubmissionRow({ row, fullScore }: { row: Submission; fullScore: number }) {
-  const { submission } = useSettlingSubmission(row.id, row.status, row);
-  const current = submission ?? row;
+  const current = useSettlingSubmission(row);
   const result = current.submissionResult;
   return (
     <tr data-submission-id={current.id} data-status={current.status}>

@@ -4,7 +4,7 @@
  * everyone's for signed-out readers), searchable by problem name, loaded as you scroll.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { submissionContract, type SubmissionDetail } from '@otog/schemas/api/submission';
 import { SubmissionTable, useSubmissionPages } from '../../components/submission/SubmissionTable.tsx';
@@ -12,22 +12,13 @@ import { SubmissionStatusBadge } from '../../components/submission/SubmissionSta
 import { useSettledSubmission } from '../../components/submission/polling.ts';
 import { SubmitDialog } from '../../components/submit/SubmitDialog.tsx';
 import { Button } from '../../components/ui/Button.tsx';
-import { UploadIcon, SearchIcon } from '../../components/ui/icons.tsx';
+import { UploadIcon } from '../../components/ui/icons.tsx';
+import { SearchInput } from '../../components/ui/SearchInput.tsx';
+import { useDebounced } from '../../lib/use-debounced.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
 import './submissions.css';
-
-const SEARCH_DEBOUNCE_MS = 300;
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setDebounced(value), delay);
-    return () => window.clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
 
 export default function SubmissionListPage() {
   usePageTitle('ผลตรวจ');
@@ -36,8 +27,7 @@ export default function SubmissionListPage() {
   const allParam = searchParams.get('all');
   const all = user === null || (allParam === null ? isAdmin : allParam === 'true');
   const [search, setSearch] = useState('');
-  const problemSearch = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
-  const searchId = useId();
+  const problemSearch = useDebounced(search.trim());
 
   const pages = useSubmissionPages(submissionContract.getSubmissions, {
     query: { userId: all ? undefined : user?.id, problemSearch: problemSearch || undefined },
@@ -69,21 +59,7 @@ export default function SubmissionListPage() {
                 <span>เฉพาะคุณ</span>
               </label>
             ) : null}
-            <div className="search-field">
-              <label htmlFor={searchId} className="sr-only">
-                ค้นหาโจทย์
-              </label>
-              <SearchIcon className="search-field-icon" />
-              <input
-                id={searchId}
-                type="search"
-                className="input"
-                placeholder="ค้นหาโจทย์"
-                value={search}
-                maxLength={200}
-                onChange={(event) => setSearch(event.target.value)}
-              />
-            </div>
+            <SearchInput className="search-field" label="ค้นหาโจทย์" placeholder="ค้นหาโจทย์" value={search} onChange={setSearch} />
           </div>
         </div>
         <SubmissionTable
