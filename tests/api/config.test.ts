@@ -57,6 +57,7 @@ describe('the API process config', () => {
       JUDGE_LEASE_SECONDS: 60,
       JUDGE_MAX_ATTEMPTS: 3,
       OFFLINE_MODE: false,
+      WEB_SESSION_POLL_SECONDS: 0,
       JWT_SECRET: undefined,
       ACCESS_TOKEN_TTL_SECONDS: 900,
       REFRESH_TOKEN_TTL_SECONDS: 604_800,

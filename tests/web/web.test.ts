@@ -41,6 +41,11 @@ async function contentNames(): Promise<string[]> {
 /** Page errors other than the statuses the browser logs for answers we expect (no avatar: 404; expired token: 401; wrong password: 401). */
 const unexpected = (errors: readonly string[]) => errors.filter((error) => !/status of (401|404)\b/.test(error));
 
+/** Nothing wider than the screen: the page never scrolls sideways (tables scroll inside their own box). */
+async function expectNoSidewaysScroll(page: Page, where: string) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${where} overflows`).toBe(true);
+}
+
 async function expectThai(page: Page, where: string) {
   const english = await englishWords(page, await contentNames());
   expect(english, `English interface text on ${where}`).toEqual([]);
@@ -67,7 +72,17 @@ describe('contestant', () => {
     expect(await page.locator('a.skip-link').getAttribute('href')).toBe('#content');
     expect(await page.locator('footer').innerText()).toContain('© 2025');
     expect(await page.getByRole('link', { name: 'เข้าสู่ระบบ' }).first().isVisible()).toBe(true);
-    await expectThai(page, '/');
+    for (const width of [1280, 390, 360]) {
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      for (const [name, path] of [['home', '/'], ['login', '/login'], ['register', '/register']] as const) {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        await screenshot(page, name);
+        await expectThai(page, path);
+        await expectNoSidewaysScroll(page, `${path} at ${width} px`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('colour mode: the toggle switches light/dark/system and survives a reload', async () => {
@@ -251,15 +266,14 @@ describe('contestant', () => {
       ['profile', `/user/${me[0]?.userId ?? 1}`],
       ['not-found', '/no-such-page'],
     ];
-    for (const width of [1280, 390]) {
+    for (const width of [1280, 390, 360]) {
       await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
       for (const [name, path] of pages) {
         await page.goto(path);
         await page.waitForLoadState('networkidle');
         await screenshot(page, name);
         await expectThai(page, path);
-        // Nothing wider than the screen (no sideways page scroll).
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${path} at ${width} px overflows`).toBe(true);
+        await expectNoSidewaysScroll(page, `${path} at ${width} px`);
       }
     }
     await page.goto('/submission?all=false');
@@ -314,7 +328,6 @@ describe('admin', () => {
     await page.getByRole('button', { name: /เมนูผู้ใช้/ }).click();
     await page.locator('.menu-admin-link').click();
     await page.waitForURL('**/admin');
-    await screenshot(page, 'admin-problems');
 
     await page.getByRole('button', { name: 'เพิ่ม' }).click();
     const form = page.getByRole('dialog');
@@ -367,6 +380,16 @@ describe('admin', () => {
     await phone.waitForURL(/tab=submissions/);
     await phone.getByRole('tabpanel').locator('tbody tr').first().getByText('ผ่านแล้ว').waitFor({ timeout: VERDICT_TIMEOUT });
     await solver.close();
+
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      for (const [name, path] of [['admin-problems', '/admin'], ['admin-users', '/admin/user'], ['admin-announcements', '/admin/announcement']] as const) {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        await screenshot(page, name);
+        await expectNoSidewaysScroll(page, `${path} at ${width} px`);
+      }
+    }
     await context.close();
   });
 });

@@ -44,6 +44,8 @@ export const apiConfigShape = {
   JUDGE_MAX_ATTEMPTS: z.coerce.number().int('must be a whole number').min(1).max(20).default(3),
   /** On-site contest mode: most routes become admin-only (spec section 1). */
   OFFLINE_MODE: booleanFlag.default(false),
+  /** The web app re-reads its session this often (seconds) besides on focus and other tabs' notices; 0 = never. */
+  WEB_SESSION_POLL_SECONDS: z.coerce.number().int('must be a whole number of seconds').min(0).max(86_400).default(0),
   /** Signs access tokens and file URLs. When unset, a random one is kept in OTOG_DATA_DIR/secrets (mode 0600). */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),

@@ -107,7 +107,11 @@ async function start(): Promise<void> {
   await seedFirstStart(api);
   if (signalled) return;
 
-  const app = buildApp({ logger, judging: judging.deps, api, web: { distDir: join(repoRoot, 'web/dist'), config: { offline: api.settings.offline } } });
+  const web = {
+    distDir: join(repoRoot, 'web/dist'),
+    config: { offline: api.settings.offline, submissionMaxBytes: api.settings.submissionMaxBytes, sessionPollSeconds: config.WEB_SESSION_POLL_SECONDS },
+  };
+  const app = buildApp({ logger, judging: judging.deps, api, web });
   cleanups.push({ name: 'the HTTP server', run: () => app.close() });
   await app.listen({ port: config.PORT, host: config.HOST });
 

@@ -12,6 +12,8 @@ const WebConfigSchema = z.object({
   contactLink: z.string().default('https://www.facebook.com/otogthailand'),
   /** Seconds between session re-reads; 0 = only on focus and cross-tab notices. */
   sessionPollSeconds: z.number().nonnegative().default(0),
+  /** The server's SUBMISSION_MAX_BYTES: a bigger source is refused here, before it is sent. */
+  submissionMaxBytes: z.number().int().positive().default(10 * 1024),
 });
 export type WebConfig = z.infer<typeof WebConfigSchema>;
 

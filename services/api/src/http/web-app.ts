@@ -8,8 +8,13 @@ import { join } from 'node:path';
 import type { FastifyStaticOptions } from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+/** What the web app needs to know of the server's settings (web/src/lib/config.ts reads it). */
 export interface WebClientConfig {
   readonly offline: boolean;
+  /** The largest source file a submission may be, so the browser refuses a bigger one before sending. */
+  readonly submissionMaxBytes?: number;
+  /** Seconds between the session's re-reads besides focus and other tabs' notices; 0 = none. */
+  readonly sessionPollSeconds?: number;
 }
 
 export interface WebAppOptions {

@@ -14,7 +14,7 @@ import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { SelectField } from '../ui/Field.tsx';
 import { UploadIcon } from '../ui/icons.tsx';
-import { ACCEPTED_EXTENSIONS, LANGUAGE_EXTENSION, LANGUAGE_OPTIONS, MAX_SOURCE_BYTES, isLanguage, languageOfFile } from './languages.ts';
+import { ACCEPTED_EXTENSIONS, LANGUAGE_EXTENSION, LANGUAGE_OPTIONS, MAX_SOURCE_BYTES, isLanguage, languageOfFile, sizeText } from './languages.ts';
 import './submit.css';
 
 export interface SubmitDialogProps {
@@ -30,14 +30,14 @@ export function fileProblem(file: File | null): string | undefined {
   if (!file) return 'กรุณาเลือกไฟล์';
   if (!languageOfFile(file.name)) return `รองรับเฉพาะไฟล์ ${ACCEPTED_EXTENSIONS.join(' ')}`;
   if (file.size === 0) return 'ไฟล์นี้ว่างเปล่า';
-  if (file.size > MAX_SOURCE_BYTES) return `ไฟล์มีขนาดเกิน 10 KB (${MAX_SOURCE_BYTES.toLocaleString('th-TH')} ไบต์)`;
+  if (file.size > MAX_SOURCE_BYTES) return `ไฟล์มีขนาดเกิน ${sizeText(MAX_SOURCE_BYTES)}`;
   return undefined;
 }
 
 /** Why editor text cannot be sent, in Thai; undefined when it can. */
 export function sourceProblem(code: string): string | undefined {
   if (code.trim() === '') return 'กรุณาเขียนโค้ดก่อนส่ง';
-  if (new TextEncoder().encode(code).length > MAX_SOURCE_BYTES) return `โค้ดมีขนาดเกิน 10 KB (${MAX_SOURCE_BYTES.toLocaleString('th-TH')} ไบต์)`;
+  if (new TextEncoder().encode(code).length > MAX_SOURCE_BYTES) return `โค้ดมีขนาดเกิน ${sizeText(MAX_SOURCE_BYTES)}`;
   return undefined;
 }
 
@@ -179,7 +179,7 @@ function SubmitForm({ problem, onClose, onSubmitted, contestId }: SubmitDialogPr
               {error}
             </p>
           ) : (
-            <p className="field-hint">ไฟล์ {ACCEPTED_EXTENSIONS.join(' ')} ขนาดไม่เกิน 10 KB</p>
+            <p className="field-hint">ไฟล์ {ACCEPTED_EXTENSIONS.join(' ')} ขนาดไม่เกิน {sizeText(MAX_SOURCE_BYTES)}</p>
           )}
         </div>
         <SelectField label="ภาษา" name="language" value={language} onChange={(event) => isLanguage(event.target.value) && setLanguage(event.target.value)}>

@@ -1,5 +1,6 @@
 /** The languages a submission may use, their labels, and the file names they go by. */
 import type { Language } from '@otog/schemas/common/judging';
+import { config } from '../../lib/config.ts';
 
 export const LANGUAGE_OPTIONS: ReadonlyArray<{ readonly value: Language; readonly label: string }> = [
   { value: 'cpp', label: 'C++' },
@@ -16,8 +17,11 @@ export const LANGUAGE_EXTENSION: Record<Language, string> = { cpp: 'cpp', c: 'c'
 export const EXTENSION_LANGUAGE: Readonly<Record<string, Language>> = { c: 'c', cc: 'cpp', cpp: 'cpp', py: 'python' };
 export const ACCEPTED_EXTENSIONS = Object.keys(EXTENSION_LANGUAGE).map((extension) => `.${extension}`);
 
-/** The server's default source limit: 10 KiB. */
-export const MAX_SOURCE_BYTES = 10 * 1024;
+/** The server's source limit (SUBMISSION_MAX_BYTES, 10 KiB by default). */
+export const MAX_SOURCE_BYTES = config.submissionMaxBytes;
+
+/** "10 KB (10,240 ไบต์)" */
+export const sizeText = (bytes: number) => `${Number((bytes / 1024).toFixed(1)).toLocaleString('th-TH')} KB (${bytes.toLocaleString('th-TH')} ไบต์)`;
 
 export function extensionOf(fileName: string): string {
   const dot = fileName.lastIndexOf('.');
