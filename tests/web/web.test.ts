@@ -381,6 +381,12 @@ describe('admin', () => {
     await phone.getByRole('tabpanel').locator('tbody tr').first().getByText('ผ่านแล้ว').waitFor({ timeout: VERDICT_TIMEOUT });
     await solver.close();
 
+    // Rejudging the problem through the row menu (keyboard: the menu's items, then the confirmation).
+    await row.getByRole('button', { name: `ตัวเลือกของโจทย์ ${name}` }).click();
+    await page.getByRole('menuitem', { name: 'ตรวจข้อนี้ใหม่' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'ตรวจข้อนี้ใหม่' }).click();
+    await page.getByText('กำลังตรวจใหม่ 1 รายการ').first().waitFor();
+
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
       for (const [name, path] of [['admin-problems', '/admin'], ['admin-users', '/admin/user'], ['admin-announcements', '/admin/announcement']] as const) {

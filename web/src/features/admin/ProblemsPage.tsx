@@ -14,7 +14,7 @@ import { AttachmentDialog } from './AttachmentDialog.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { invalidatePaths, Pager, PlaceholderRows, SearchBox, useClampPage, useListParams, WideRow } from './list.tsx';
 import { ProblemFormDialog } from './ProblemFormDialog.tsx';
-import { RowMenu } from './RowMenu.tsx';
+import { RowMenu } from '../../components/ui/RowMenu.tsx';
 import type { AdminProblem } from './types.ts';
 
 const COLUMNS = 9;

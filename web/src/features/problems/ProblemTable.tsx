@@ -15,7 +15,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { CheckIcon, EyeOffIcon, UploadIcon, XIcon } from '../../components/ui/icons.tsx';
 import { apiUrl } from '../../lib/api.ts';
 import { isNew } from './filters.ts';
-import { RowMenu } from './RowMenu.tsx';
+import { RowMenu } from '../../components/ui/RowMenu.tsx';
 import { useSettlingSubmission } from './useSettlingSubmission.ts';
 
 export const ROW_HEIGHT = 60;

@@ -4,7 +4,7 @@
  * to the button, arrow keys move, and it closes when the page scrolls (the rows under it move).
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { MoreIcon } from '../../components/ui/icons.tsx';
+import { MoreIcon } from './icons.tsx';
 
 const GAP = 4;
 
