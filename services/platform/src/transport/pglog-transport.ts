@@ -61,8 +61,10 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           pending = false;
         });
 
-      const step = (limit: number): Promise<Step> =>
-        pool.transaction(async (tx) => {
+      const step = (limit: number): Promise<Step> => {
+        // What this step reads covers every notification so far; only later ones call for another step.
+        pending = false;
+        return pool.transaction(async (tx) => {
           const checkpoint = await lockCheckpoint(tx, key, { skipLocked: true });
           if (!checkpoint) return 'locked';
           if (checkpoint.status !== 'running') return 'stopped';
@@ -70,6 +72,7 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           if (events.length === 0) return 'idle';
           return applyBatch(tx, key, checkpoint, consumer, events);
         });
+      };
 
       const loop = async () => {
         let failures = 0;
@@ -78,8 +81,9 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
         let carefulSteps = 0;
         while (running) {
           let result: Step;
+          const limit = carefulSteps > 0 ? 1 : batchSize;
           try {
-            result = await step(carefulSteps > 0 ? 1 : batchSize);
+            result = await step(limit);
             failures = 0;
             if (typeof result === 'object') carefulSteps = Math.max(0, carefulSteps - 1);
           } catch (error) {
@@ -104,7 +108,9 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           }
           if (typeof result === 'object') {
             subscribeOptions.onBatch?.(result);
-            continue;
+            // A full batch may have more behind it. A short one reached the head: wait for the next
+            // notification (at once if one came meanwhile) instead of a transaction that finds nothing.
+            if (result.scanned >= limit) continue;
           }
           await sleep(pollIntervalMs);
         }
