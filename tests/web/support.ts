@@ -163,5 +163,20 @@ export async function englishWords(page: Page, content: readonly string[]): Prom
   return [...new Set(words)].filter((word) => !allowed.has(word.toLowerCase()));
 }
 
+const AXE = join(root, 'node_modules/axe-core/axe.min.js');
+
+/**
+ * WCAG 2 A and AA problems axe-core finds on the page as it is now (contrast, names, labels, roles...),
+ * one line each: rule, element, why.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[]; failureSummary?: string }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] });
+    return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${(node.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 160)}`));
+  });
+}
+
 /** A two-digit Buddhist-era year as dates show it (2026 → "69"), for "dates are BE" checks. */
 export const buddhistYear = (date = new Date()) => String(date.getFullYear() + 543);

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { aplusbZip, solution, tinyPdf } from './fixtures.ts';
-import { ADMIN, buddhistYear, collectPageErrors, englishWords, screenshot, signIn, startWebStack, type WebStack } from './support.ts';
+import { accessibilityViolations, ADMIN, buddhistYear, collectPageErrors, englishWords, screenshot, signIn, startWebStack, type WebStack } from './support.ts';
 
 let stack: WebStack;
 // Short-lived access tokens: every test below also runs through refreshes, as a long session would.
@@ -80,6 +80,7 @@ describe('contestant', () => {
         await screenshot(page, name);
         await expectThai(page, path);
         await expectNoSidewaysScroll(page, `${path} at ${width} px`);
+        if (width === 1280) expect(await accessibilityViolations(page), `WCAG A/AA on ${path}`).toEqual([]);
       }
     }
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -274,6 +275,16 @@ describe('contestant', () => {
         await screenshot(page, name);
         await expectThai(page, path);
         await expectNoSidewaysScroll(page, `${path} at ${width} px`);
+        // Contrast and names in both colour modes (axe-core, WCAG 2 A and AA).
+        if (width === 1280) expect(await accessibilityViolations(page), `WCAG A/AA on ${path}`).toEqual([]);
+        if (width === 390) {
+          await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+          await page.reload();
+          await page.waitForLoadState('networkidle');
+          expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+          expect(await accessibilityViolations(page), `WCAG A/AA on ${path} in dark mode`).toEqual([]);
+          await page.evaluate(() => localStorage.setItem('theme', 'light'));
+        }
       }
     }
     await page.goto('/submission?all=false');
@@ -394,6 +405,7 @@ describe('admin', () => {
         await page.waitForLoadState('networkidle');
         await screenshot(page, name);
         await expectNoSidewaysScroll(page, `${path} at ${width} px`);
+        if (width === 1280) expect(await accessibilityViolations(page), `WCAG A/AA on ${path}`).toEqual([]);
       }
     }
     await context.close();
