@@ -111,6 +111,14 @@ describe('sample problems', () => {
     const hashes = await hashesOf(byName.get('library')!.id);
     const zip = unzipSync((await stack.objects.get(hashes.testdata_hash!))!);
     expect(Object.keys(zip).sort()).toEqual(['1.in', '1.sol', '2.in', '2.sol', '3.in', '3.sol', 'add.h', 'grader.cpp']);
+    // Each sample has a statement: a real PDF, served like any problem's.
+    for (const row of table) {
+      const pdf = await stack.call(routes.getProblemDoc, { as: null, params: { problemId: row.id } });
+      expect(pdf.statusCode, row.sname ?? '').toBe(200);
+      expect(pdf.headers['content-type']).toMatch(/^application\/pdf/);
+      expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    }
+    expect((await stack.call(routes.getProblemDoc, { as: null, params: { problemId: byName.get('aplusb')!.id } })).rawPayload.toString('latin1')).toContain('Print a + b.');
   });
 });
 

@@ -150,6 +150,8 @@ describe('contestant', () => {
     const aplusb = await problemNamed('Sample: aplusb');
     await page.waitForURL(`**/problem/${aplusb.id}`);
     await page.getByRole('heading', { name: aplusb.name }).waitFor();
+    // The sample's statement is embedded (npm start seeds one for each sample problem).
+    await page.locator(`embed[src*="/api/problem/doc/${aplusb.id}"]`).waitFor({ state: 'attached' });
   });
 
   it('submits a file from the problem list; the verdict arrives without a reload', async () => {

@@ -12,6 +12,7 @@ import { ProblemFormSchema } from '@otog/schemas/api/problem';
 import type { ApiDependencies } from '../http/settings.ts';
 import { createProblem } from '../modules/problems/commands.ts';
 import { createProblemQueries } from '../modules/problems/queries.ts';
+import { sampleStatement } from './sample-statements.ts';
 
 const DEFAULT_TIME_LIMIT_MS = 1_000;
 const DEFAULT_MEMORY_LIMIT_MB = 256;
@@ -85,7 +86,8 @@ export async function seedSampleProblems(deps: ApiDependencies, actorId: number,
           memoryLimit: String(limit.memoryLimit),
         });
         const { zip, pdf } = packFolder(folder);
-        await createProblem(deps, queries, actorId, form, { zip, pdf }, { show: true });
+        const statement = pdf ?? sampleStatement(name, form.name);
+        await createProblem(deps, queries, actorId, form, { zip, pdf: statement }, { show: true });
         created += 1;
       }
       return created;
