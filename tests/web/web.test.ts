@@ -321,6 +321,22 @@ describe('contestant', () => {
     await context.close();
   });
 
+  it('a new show name is checked at the field, saved, and shown in the user menu at once', async () => {
+    const me = (await stack.api.call('GET', '/submission?limit=1')).body as Array<{ userId: number }>;
+    await page.goto(`/user/${me[0]!.userId}`);
+    const field = page.getByLabel('ชื่อที่แสดง');
+    await field.fill('   ');
+    await page.getByRole('button', { name: 'บันทึกชื่อ' }).click();
+    await page.getByRole('alert').first().waitFor();
+    const renamed = `${contestant.showName} ใหม่`;
+    await field.fill(renamed);
+    await page.getByRole('button', { name: 'บันทึกชื่อ' }).click();
+    await page.getByRole('heading', { name: renamed }).waitFor();
+    await page.getByRole('button', { name: /เมนูผู้ใช้/ }).click();
+    await expect.poll(() => page.locator('.menu-name').innerText()).toBe(renamed);
+    await page.keyboard.press('Escape');
+  });
+
   it('logout goes to /login and forgets the session', async () => {
     await page.goto('/problem');
     await page.getByRole('button', { name: /เมนูผู้ใช้/ }).click();

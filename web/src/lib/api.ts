@@ -64,6 +64,12 @@ export function apiUrl(contract: Pick<RouteContract, 'path'>, input: Pick<ApiInp
 
 let refreshing: Promise<boolean> | null = null;
 
+/**
+ * A new access token now, so what it carries (the show name, the role) is current: after the user changed
+ * their own name, say. True when it worked.
+ */
+export const renewSession = (): Promise<boolean> => refreshAccessToken(readAccessToken());
+
 /** One refresh for every request that got a 401 meanwhile; true when a fresh token is in the cookie. */
 function refreshAccessToken(stale: string | null): Promise<boolean> {
   refreshing ??= (async () => {

@@ -13,7 +13,7 @@ import { Empty } from '../../components/ui/Empty.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { UploadIcon } from '../../components/ui/icons.tsx';
 import { UserAvatar } from '../../components/UserAvatar.tsx';
-import { ApiError, callApi, errorMessage } from '../../lib/api.ts';
+import { ApiError, callApi, errorMessage, renewSession } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiKey, apiQuery } from '../../lib/query.ts';
@@ -195,6 +195,7 @@ function AvatarUpload({ userId, onUploaded }: { userId: number; onUploaded(): vo
 
 function ShowNameForm({ userId, current }: { userId: number; current: string }) {
   const queryClient = useQueryClient();
+  const { user } = useSession();
   const [value, setValue] = useState(current);
   const [error, setError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
@@ -212,6 +213,8 @@ function ShowNameForm({ userId, current }: { userId: number; current: string }) 
         error: (failure) => errorMessage(failure, 'เปลี่ยนชื่อไม่สำเร็จ'),
       });
       setValue(showName);
+      // The access token carries the name the top bar shows: a fresh one has the new name.
+      if (user?.id === userId) void renewSession();
       void queryClient.invalidateQueries({ queryKey: apiKey(userContract.profile) });
       void queryClient.invalidateQueries({
         predicate: ({ queryKey }) => queryKey[0] === 'GET' && typeof queryKey[1] === 'string' && queryKey[1].startsWith('/submission'),
