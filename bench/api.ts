@@ -95,6 +95,9 @@ async function measure(stack: BenchApiStack, spec: LoadSpec): Promise<{ result: 
   };
 }
 
+/** Answers per second, latency and statuses of a load run. */
+const loadCells = (result: LoadResult) => [int(result.okPerSecond), `${ms(result.p50)} ms`, `${ms(result.p99)} ms`, `${ms(result.max)} ms`, statusText(result)];
+
 const costCells = (cost: Cost) => [
   `${ms(cost.apiCpuMs)} / ${cost.postgresCpuMs === null ? '?' : ms(cost.postgresCpuMs)} / ${ms(cost.clientCpuMs)} ms`,
   cost.transactions.toFixed(1),
@@ -334,11 +337,7 @@ export async function benchApi(context: BenchContext): Promise<BenchResult> {
         r.as,
         int(r.rows),
         int(r.result.bytesPerResponse),
-        int(r.result.okPerSecond),
-        `${ms(r.result.p50)} ms`,
-        `${ms(r.result.p99)} ms`,
-        `${ms(r.result.max)} ms`,
-        statusText(r.result),
+        ...loadCells(r.result),
         ...costCells(r.cost),
       ]),
     };
@@ -347,11 +346,7 @@ export async function benchApi(context: BenchContext): Promise<BenchResult> {
       header: ['connections (one user each)', 'accepted/s', 'p50', 'p99', 'max', 'statuses', 'CPU per answer: API / Postgres / load generator', 'DB transactions per answer'],
       rows: submitRows.map((r) => [
         String(r.connections),
-        int(r.result.okPerSecond),
-        `${ms(r.result.p50)} ms`,
-        `${ms(r.result.p99)} ms`,
-        `${ms(r.result.max)} ms`,
-        statusText(r.result),
+        ...loadCells(r.result),
         ...costCells(r.cost),
       ]),
     };

@@ -70,6 +70,9 @@ function apiClient(url: string): ApiClient {
   return client;
 }
 
+/** A phone-shaped or desktop-shaped viewport of `width` px. */
+export const viewport = (width: number) => ({ width, height: width < 600 ? 844 : 900 });
+
 export async function startWebStack(options: { env?: Record<string, string> } = {}): Promise<WebStack> {
   buildWebApp();
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -100,7 +103,7 @@ export async function startWebStack(options: { env?: Record<string, string> } = 
     browser,
     api: apiClient(url),
     newContext: (width = 1280) =>
-      browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, locale: 'th-TH', timezoneId: 'Asia/Bangkok', baseURL: url }),
+      browser.newContext({ viewport: viewport(width), locale: 'th-TH', timezoneId: 'Asia/Bangkok', baseURL: url }),
     async stop() {
       await browser.close().catch(() => {});
       await otog.stop();

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { aplusbZip, solution, tinyPdf } from './fixtures.ts';
-import { accessibilityViolations, ADMIN, buddhistYear, collectPageErrors, englishWords, screenshot, signIn, startWebStack, type WebStack } from './support.ts';
+import { accessibilityViolations, ADMIN, buddhistYear, collectPageErrors, englishWords, screenshot, signIn, startWebStack, viewport, type WebStack } from './support.ts';
 
 let stack: WebStack;
 // Short-lived access tokens: every test below also runs through refreshes, as a long session would.
@@ -46,6 +46,19 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${where} overflows`).toBe(true);
 }
 
+/**
+ * Opens `path` at the page's width and keeps its screenshot; it must not scroll sideways, and at desktop
+ * width axe-core must find no WCAG 2 A/AA problem.
+ */
+async function visit(page: Page, name: string, path: string) {
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+  await screenshot(page, name);
+  const width = page.viewportSize()?.width ?? 0;
+  await expectNoSidewaysScroll(page, `${path} at ${width} px`);
+  if (width === 1280) expect(await accessibilityViolations(page), `WCAG A/AA on ${path}`).toEqual([]);
+}
+
 async function expectThai(page: Page, where: string) {
   const english = await englishWords(page, await contentNames());
   expect(english, `English interface text on ${where}`).toEqual([]);
@@ -73,17 +86,13 @@ describe('contestant', () => {
     expect(await page.locator('footer').innerText()).toContain('© 2025');
     expect(await page.getByRole('link', { name: 'เข้าสู่ระบบ' }).first().isVisible()).toBe(true);
     for (const width of [1280, 390, 360]) {
-      await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      await page.setViewportSize(viewport(width));
       for (const [name, path] of [['home', '/'], ['login', '/login'], ['register', '/register']] as const) {
-        await page.goto(path);
-        await page.waitForLoadState('networkidle');
-        await screenshot(page, name);
+        await visit(page, name, path);
         await expectThai(page, path);
-        await expectNoSidewaysScroll(page, `${path} at ${width} px`);
-        if (width === 1280) expect(await accessibilityViolations(page), `WCAG A/AA on ${path}`).toEqual([]);
       }
     }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize(viewport(1280));
   });
 
   it('colour mode: the toggle switches light/dark/system and survives a reload', async () => {
@@ -270,15 +279,11 @@ describe('contestant', () => {
       ['not-found', '/no-such-page'],
     ];
     for (const width of [1280, 390, 360]) {
-      await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      await page.setViewportSize(viewport(width));
       for (const [name, path] of pages) {
-        await page.goto(path);
-        await page.waitForLoadState('networkidle');
-        await screenshot(page, name);
+        await visit(page, name, path);
         await expectThai(page, path);
-        await expectNoSidewaysScroll(page, `${path} at ${width} px`);
-        // Contrast and names in both colour modes (axe-core, WCAG 2 A and AA).
-        if (width === 1280) expect(await accessibilityViolations(page), `WCAG A/AA on ${path}`).toEqual([]);
+        // Contrast and names in dark mode too (axe-core, WCAG 2 A and AA).
         if (width === 390) {
           await page.evaluate(() => localStorage.setItem('theme', 'dark'));
           await page.reload();
@@ -292,17 +297,17 @@ describe('contestant', () => {
     await page.goto('/submission?all=false');
     await page.waitForLoadState('networkidle');
     expect(await page.locator('main').innerText()).toMatch(new RegExp(`/${buddhistYear().slice(2)} \\d{2}:\\d{2}`));
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize(viewport(1280));
   });
 
   it('the side menu on a small screen closes when a section is chosen', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(viewport(390));
     await page.goto('/problem');
     await page.getByRole('button', { name: 'เปิดเมนู' }).click();
     await page.getByRole('navigation', { name: 'เมนูหลัก' }).getByRole('link', { name: 'ผลตรวจ' }).click();
     await page.waitForURL('**/submission');
     expect(await page.locator('.sidemenu').count()).toBe(0);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize(viewport(1280));
   });
 
   it('a session whose refresh fails ends: back to sign-in, the cookie and the cached data gone', async () => {
@@ -410,20 +415,16 @@ describe('admin', () => {
     await phone.getByRole('tabpanel').locator('tbody tr').first().getByText('ผ่านแล้ว').waitFor({ timeout: VERDICT_TIMEOUT });
     await solver.close();
 
-    // Rejudging the problem through the row menu (keyboard: the menu's items, then the confirmation).
+    // Rejudging the problem through the row menu, then its confirmation.
     await row.getByRole('button', { name: `ตัวเลือกของโจทย์ ${name}` }).click();
     await page.getByRole('menuitem', { name: 'ตรวจข้อนี้ใหม่' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'ตรวจข้อนี้ใหม่' }).click();
     await page.getByText('กำลังตรวจใหม่ 1 รายการ').first().waitFor();
 
     for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      await page.setViewportSize(viewport(width));
       for (const [name, path] of [['admin-problems', '/admin'], ['admin-users', '/admin/user'], ['admin-announcements', '/admin/announcement']] as const) {
-        await page.goto(path);
-        await page.waitForLoadState('networkidle');
-        await screenshot(page, name);
-        await expectNoSidewaysScroll(page, `${path} at ${width} px`);
-        if (width === 1280) expect(await accessibilityViolations(page), `WCAG A/AA on ${path}`).toEqual([]);
+        await visit(page, name, path);
       }
     }
     await context.close();

@@ -27,3 +27,13 @@ export function apiQuery<C extends RouteContract>(contract: C, input: Omit<ApiIn
     queryFn: ({ signal }) => callApi(contract, { ...input, signal }),
   });
 }
+
+/** Refetches every read whose path is one of `prefixes` or below it (`/problem` covers `/problem/3`, `/problem/admin/list`...). */
+export function invalidatePaths(queryClient: QueryClient, ...prefixes: string[]): Promise<void> {
+  return queryClient.invalidateQueries({
+    predicate: ({ queryKey }) => {
+      const path = queryKey[1];
+      return queryKey[0] === 'GET' && typeof path === 'string' && prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+    },
+  });
+}

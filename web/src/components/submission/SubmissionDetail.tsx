@@ -3,7 +3,7 @@
  * line, the summary, the subtasks accordion with each subtask's verdict table, and the highlighted source
  * code with its actions (rejudge, share, copy, "เขียนข้อนี้"). Polls while the submission is pending.
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { submissionContract, type Submission, type SubmissionDetail } from '@otog/schemas/api/submission';
@@ -11,7 +11,9 @@ import type { Language, VerdictStatus } from '@otog/schemas/common/judging';
 import { ApiError, callApi, errorMessage } from '../../lib/api.ts';
 import { config } from '../../lib/config.ts';
 import { formatDateTime, formatSeconds } from '../../lib/dates.ts';
-import { apiKey, apiQuery } from '../../lib/query.ts';
+import { copyText } from '../../lib/clipboard.ts';
+import { LANGUAGE_LABEL } from '../../lib/languages.ts';
+import { apiKey, apiQuery, invalidatePaths } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
 import { Badge, type Tone } from '../ui/Badge.tsx';
@@ -24,8 +26,6 @@ import { highlight } from './highlight.ts';
 import { pendingRefetchInterval, submissionQuery } from './polling.ts';
 import { SubmissionStatusBadge } from './SubmissionStatus.tsx';
 import './submission.css';
-
-export const LANGUAGE_LABEL: Record<Language, string> = { c: 'C', cpp: 'C++', python: 'Python' };
 
 type Subtask = NonNullable<SubmissionDetail['submissionResult']>['subtaskResults'][number];
 type Verdict = Subtask['verdicts'][number];
@@ -49,13 +49,6 @@ const verdictInfo = (verdict: Verdict) =>
 const memory = (kilobytes: number) => (kilobytes < 0 ? '-' : String(kilobytes));
 /** Raw subtask points may be fractional: at most two decimals. */
 const points = (value: number) => String(Math.round(value * 100) / 100);
-
-/** Refreshes every submission read (lists, the latest, single ones) after a rejudge or a share. */
-export function invalidateSubmissions(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({
-    predicate: (query) => query.queryKey[0] === 'GET' && typeof query.queryKey[1] === 'string' && query.queryKey[1].startsWith('/submission'),
-  });
-}
 
 /**
  * The submission with its code and full result; when the code is not ours to see (403/401) the result alone
@@ -282,7 +275,7 @@ function CodeActions({ submission }: { submission: SubmissionDetail }) {
       }),
     onSuccess: (updated) => {
       queryClient.setQueryData<SubmissionDetail>(codeKey, (old) => (old ? { ...old, status: updated.status, submissionResult: null } : old));
-      void invalidateSubmissions(queryClient);
+      void invalidatePaths(queryClient, '/submission');
     },
   });
 
@@ -291,14 +284,14 @@ function CodeActions({ submission }: { submission: SubmissionDetail }) {
     onSuccess: ({ public: shown }) => {
       toast.success(shown ? 'เปิดการแชร์แล้ว' : 'ปิดการแชร์แล้ว');
       queryClient.setQueryData<SubmissionDetail>(codeKey, (old) => (old ? { ...old, public: shown } : old));
-      void invalidateSubmissions(queryClient);
+      void invalidatePaths(queryClient, '/submission');
     },
     onError: (error) => toast.error(errorMessage(error)),
   });
 
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(submission.sourceCode);
+      await copyText(submission.sourceCode);
       toast.success('คัดลอกไปยังคลิปบอร์ดแล้ว');
     } catch {
       toast.error('คัดลอกไม่สำเร็จ');

@@ -16,26 +16,34 @@ import { Button, IconButton } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CodeIcon, ExternalIcon } from '../ui/icons.tsx';
 import { UserAvatar } from '../UserAvatar.tsx';
-import { LANGUAGE_LABEL, SubmissionDetailView } from './SubmissionDetail.tsx';
+import { LANGUAGE_LABEL } from '../../lib/languages.ts';
+import { SubmissionDetailView } from './SubmissionDetail.tsx';
 import { ScoreBadge } from './SubmissionStatus.tsx';
 import { useSettledSubmission } from './polling.ts';
 import './submission.css';
 
-type PagedContract = typeof submissionContract.getSubmissions | typeof submissionContract.getSubmissionsByUserId;
+type PagedContract =
+  | typeof submissionContract.getSubmissions
+  | typeof submissionContract.getSubmissionsByUserId
+  | typeof submissionContract.getSubmissionsByUserIdAndProblemId;
 type Query = Readonly<Record<string, string | number | undefined>>;
 
 /**
  * Pages of a submission list (newest first): `offset` = the last id of the previous page; a short page is
- * the last one.
+ * the last one. `pageSize` is sent as `limit` when it is not the server's default.
  */
-export function useSubmissionPages(contract: PagedContract, input: { params?: Readonly<Record<string, number>>; query?: Query } = {}, enabled = true) {
+export function useSubmissionPages(
+  contract: PagedContract,
+  input: { params?: Readonly<Record<string, number>>; query?: Query } = {},
+  pageSize = SUBMISSION_PAGE_DEFAULT,
+) {
+  const limit = pageSize === SUBMISSION_PAGE_DEFAULT ? undefined : pageSize;
   return useInfiniteQuery({
     queryKey: [...apiKey(contract, input), 'pages'],
     queryFn: async ({ pageParam, signal }) =>
-      (await callApi(contract, { ...input, query: { ...input.query, offset: pageParam }, signal })) as Submission[],
+      (await callApi(contract, { ...input, query: { ...input.query, limit, offset: pageParam }, signal })) as Submission[],
     initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last) => (last.length < SUBMISSION_PAGE_DEFAULT ? undefined : last.at(-1)?.id),
-    enabled,
+    getNextPageParam: (last) => (last.length < pageSize ? undefined : last.at(-1)?.id),
   });
 }
 
@@ -171,7 +179,8 @@ function Row({ submission: row, onOpen }: { submission: Submission; onOpen(submi
 }
 
 /** Loads the next page when the sentinel scrolls near, with a button for when it does not (or no observer). */
-function LoadMore({ hasMore, loading, onLoadMore }: { hasMore: boolean; loading: boolean; onLoadMore(): void }) {
+/** "โหลดเพิ่ม", pressed by itself when it scrolls into view. */
+export function LoadMore({ hasMore, loading, onLoadMore }: { hasMore: boolean; loading: boolean; onLoadMore(): void }) {
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = sentinel.current;

@@ -10,11 +10,12 @@ import { submissionContract, type Submission } from '@otog/schemas/api/submissio
 import type { Language } from '@otog/schemas/common/judging';
 import { ApiError, callApi, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.tsx';
+import { invalidatePaths } from '../../lib/query.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { SelectField } from '../ui/Field.tsx';
 import { UploadIcon } from '../ui/icons.tsx';
-import { ACCEPTED_EXTENSIONS, LANGUAGE_EXTENSION, LANGUAGE_OPTIONS, MAX_SOURCE_BYTES, isLanguage, languageOfFile, sizeText } from './languages.ts';
+import { ACCEPTED_EXTENSIONS, LANGUAGE_EXTENSION, LANGUAGE_OPTIONS, MAX_SOURCE_BYTES, isLanguage, languageOfFile, sizeText } from '../../lib/languages.ts';
 import './submit.css';
 
 export interface SubmitDialogProps {
@@ -56,9 +57,7 @@ export function submitSource(problemId: number, language: Language, code: string
 
 /** After a submission: every submission list and the problem table (status, counts) are out of date. */
 export function invalidateAfterSubmit(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({
-    predicate: ({ queryKey }) => queryKey[0] === 'GET' && typeof queryKey[1] === 'string' && /^\/(submission|problem)(\/|$)/.test(queryKey[1]),
-  });
+  return invalidatePaths(queryClient, '/submission', '/problem');
 }
 
 /** The toast for a failed submission: the server's reason where it is one a contestant can act on. */

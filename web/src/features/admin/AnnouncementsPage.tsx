@@ -16,7 +16,7 @@ import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { toast } from '../../lib/toast.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { invalidatePaths } from './list.tsx';
+import { invalidatePaths } from '../../lib/query.ts';
 
 /** The text of a value: itself, or the text of a Slate document (an array of element nodes). */
 export function announcementText(value: string): string {

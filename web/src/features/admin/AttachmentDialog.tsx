@@ -11,7 +11,7 @@ import { API_BASE, ApiError, callApi, errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { toast } from '../../lib/toast.tsx';
 import { FileField, formatBytes } from './FileField.tsx';
-import { invalidatePaths } from './list.tsx';
+import { invalidatePaths } from '../../lib/query.ts';
 import type { AdminProblem } from './types.ts';
 
 /**

@@ -13,7 +13,7 @@ import { TextField } from '../../components/ui/Field.tsx';
 import { ApiError, callApi, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.tsx';
 import { FileField } from './FileField.tsx';
-import { invalidatePaths } from './list.tsx';
+import { invalidatePaths } from '../../lib/query.ts';
 import {
   EMPTY_VALUES,
   problemFormData,

@@ -14,7 +14,7 @@ import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { ApiError, callApi, errorMessage } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
-import { invalidatePaths } from './list.tsx';
+import { invalidatePaths } from '../../lib/query.ts';
 import type { AdminUser } from './types.ts';
 
 type Fields = 'username' | 'showName' | 'role' | 'password';

@@ -3,7 +3,6 @@
  * them), a search box debounced by 300 ms, the pager, placeholder rows while the first page loads, and
  * invalidation of every query under a path.
  */
-import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button.tsx';
@@ -152,12 +151,4 @@ export function WideRow({ columns, children }: { columns: number; children: Reac
       </td>
     </tr>
   );
-}
-
-/** Refetches every query whose path starts with one of `prefixes` (`/problem` covers `/problem/admin/list`, `/problem/3`...). */
-export function invalidatePaths(queryClient: QueryClient, ...prefixes: string[]): Promise<void> {
-  return queryClient.invalidateQueries({
-    predicate: ({ queryKey }) =>
-      queryKey[0] === 'GET' && typeof queryKey[1] === 'string' && prefixes.some((prefix) => queryKey[1] === prefix || (queryKey[1] as string).startsWith(`${prefix}/`)),
-  });
 }

@@ -8,7 +8,7 @@ import { lazy, Suspense, useId, useState } from 'react';
 import type { Problem } from '@otog/schemas/api/problem';
 import { submissionContract } from '@otog/schemas/api/submission';
 import type { Language } from '@otog/schemas/common/judging';
-import { LANGUAGE_OPTIONS, isLanguage } from '../../components/submit/languages.ts';
+import { LANGUAGE_OPTIONS, isLanguage } from '../../lib/languages.ts';
 import { SubmitDialog, invalidateAfterSubmit, sourceProblem, submitSource, withSubmitToasts } from '../../components/submit/SubmitDialog.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Empty } from '../../components/ui/Empty.tsx';

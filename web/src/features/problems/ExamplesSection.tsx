@@ -11,7 +11,7 @@ import { CopyIcon, PencilIcon, PlusIcon, TrashIcon } from '../../components/ui/i
 import { callApi } from '../../lib/api.ts';
 import { apiKey } from '../../lib/query.ts';
 import { toast } from '../../lib/toast.tsx';
-import { copyText } from './clipboard.ts';
+import { copyText } from '../../lib/clipboard.ts';
 
 function CopyButton({ text, label }: { text: string; label: string }) {
   return (

@@ -19,7 +19,7 @@ import { apiKey, apiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
 import { AnnouncementCarousel } from './AnnouncementCarousel.tsx';
-import { countRows, filterRows, type Counts, type StatusFilter } from './filters.ts';
+import { countRows, filterRows, type StatusFilter } from './filters.ts';
 import { LatestSubmissionDialog } from './LatestSubmissionDialog.tsx';
 import { PassedUsersDialog } from './PassedUsersDialog.tsx';
 import { ProblemTable, type TableActions, type TableColumns } from './ProblemTable.tsx';
@@ -49,7 +49,6 @@ const STATUS_OPTIONS: ReadonlyArray<{ value: StatusFilter; label: string }> = [
   { value: 'notPassed', label: 'ยังไม่ผ่าน' },
   { value: 'notSubmitted', label: 'ยังไม่ได้ส่ง' },
 ];
-const countOf = (counts: Counts | undefined, id: Counter['id']) => (counts ? counts[id === 'today' ? 'today' : id] : undefined);
 
 type OpenDialog = { kind: 'submit' | 'passed'; row: ProblemTableRow } | { kind: 'latest'; submissionId: number } | null;
 
@@ -156,7 +155,7 @@ export default function ProblemListPage() {
             onClick={() => pressCounter(counter.id)}
             data-testid={`counter-${counter.id}`}
           >
-            <span className="counter-value">{countOf(counts, counter.id)?.toLocaleString('th-TH') ?? '–'}</span>
+            <span className="counter-value">{counts?.[counter.id].toLocaleString('th-TH') ?? '–'}</span>
             <span className="counter-label">{counter.label}</span>
           </button>
         ))}

@@ -3,18 +3,16 @@
  * is the last id seen), more as the end scrolls into view or on "โหลดเพิ่ม". Rows still waiting or being
  * graded follow their verdict live.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { Problem } from '@otog/schemas/api/problem';
 import { PROBLEM_SUBMISSION_PAGE_DEFAULT, submissionContract, type Submission } from '@otog/schemas/api/submission';
 import { SubmissionStatusBadge } from '../../components/submission/SubmissionStatus.tsx';
+import { LoadMore, useSubmissionPages } from '../../components/submission/SubmissionTable.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Empty } from '../../components/ui/Empty.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
-import { callApi, errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatSeconds, formatShortDateTime } from '../../lib/dates.ts';
-import { apiKey } from '../../lib/query.ts';
 import { useSettlingSubmission } from './useSettlingSubmission.ts';
 
 const PAGE = PROBLEM_SUBMISSION_PAGE_DEFAULT;
@@ -47,26 +45,8 @@ function SubmissionRow({ row, fullScore }: { row: Submission; fullScore: number 
 }
 
 export function SubmissionsTab({ problem, userId, onWrite }: { problem: Problem; userId: number; onWrite(): void }) {
-  const contract = submissionContract.getSubmissionsByUserIdAndProblemId;
-  const params = { userId, problemId: problem.id };
-  const submissions = useInfiniteQuery({
-    queryKey: [...apiKey(contract, { params }), 'pages'],
-    queryFn: ({ pageParam, signal }) => callApi(contract, { params, query: { offset: pageParam, limit: PAGE }, signal }),
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last) => (last.length < PAGE ? undefined : last[last.length - 1]?.id),
-  });
-  const sentinel = useRef<HTMLDivElement>(null);
+  const submissions = useSubmissionPages(submissionContract.getSubmissionsByUserIdAndProblemId, { params: { userId, problemId: problem.id } }, PAGE);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = submissions;
-
-  useEffect(() => {
-    const element = sentinel.current;
-    if (!element || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: '200px' });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   if (submissions.isPending) {
     return (
@@ -127,13 +107,7 @@ export function SubmissionsTab({ problem, userId, onWrite }: { problem: Problem;
           </tbody>
         </table>
       </div>
-      <div ref={sentinel} className="load-more">
-        {hasNextPage ? (
-          <Button onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
-            โหลดเพิ่ม
-          </Button>
-        ) : null}
-      </div>
+      <LoadMore hasMore={hasNextPage} loading={isFetchingNextPage} onLoadMore={() => void fetchNextPage()} />
     </div>
   );
 }

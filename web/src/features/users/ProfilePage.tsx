@@ -16,7 +16,7 @@ import { UserAvatar } from '../../components/UserAvatar.tsx';
 import { ApiError, callApi, errorMessage, renewSession } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { apiKey, apiQuery } from '../../lib/query.ts';
+import { apiKey, apiQuery, invalidatePaths } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
 import './users.css';
@@ -216,9 +216,7 @@ function ShowNameForm({ userId, current }: { userId: number; current: string }) 
       // The access token carries the name the top bar shows: a fresh one has the new name.
       if (user?.id === userId) void renewSession();
       void queryClient.invalidateQueries({ queryKey: apiKey(userContract.profile) });
-      void queryClient.invalidateQueries({
-        predicate: ({ queryKey }) => queryKey[0] === 'GET' && typeof queryKey[1] === 'string' && queryKey[1].startsWith('/submission'),
-      });
+      void invalidatePaths(queryClient, '/submission');
     } catch {
       // The toast said why.
     } finally {

@@ -1,6 +1,6 @@
 /** The languages a submission may use, their labels, and the file names they go by. */
 import type { Language } from '@otog/schemas/common/judging';
-import { config } from '../../lib/config.ts';
+import { config } from './config.ts';
 
 export const LANGUAGE_OPTIONS: ReadonlyArray<{ readonly value: Language; readonly label: string }> = [
   { value: 'cpp', label: 'C++' },
