@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { Button } from '../../components/ui/Button.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { config } from '../../lib/config.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
-import './auth.css';
+import { AuthCard } from './AuthCard.tsx';
 
 /** Where a signed-in user belongs: the problems, or the contests on an offline (on-site) contest. */
 const homeOf = () => (config.offline ? '/contest' : '/problem');
@@ -45,23 +44,20 @@ export default function LoginPage() {
   };
 
   return (
-    <section className="page page-narrow">
-      <div className="card auth-card">
-        <img src="/logo.svg" alt="" width={56} height={56} className="auth-logo" />
-        <h1 className="page-title center-text">เข้าสู่ระบบ</h1>
-        <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
-          <TextField label="ชื่อผู้ใช้" name="username" autoComplete="username" error={errors.username} autoFocus />
-          <TextField label="รหัสผ่าน" name="password" type="password" autoComplete="current-password" error={errors.password} />
-          <Button type="submit" variant="primary" size="lg" loading={pending}>
-            เข้าสู่ระบบ
-          </Button>
-        </form>
-        {config.offline ? null : (
-          <p className="center-text muted">
+    <AuthCard
+      title="เข้าสู่ระบบ"
+      pending={pending}
+      onSubmit={onSubmit}
+      footer={
+        config.offline ? null : (
+          <>
             ยังไม่มีบัญชี? <Link to="/register">ลงทะเบียน</Link>
-          </p>
-        )}
-      </div>
-    </section>
+          </>
+        )
+      }
+    >
+      <TextField label="ชื่อผู้ใช้" name="username" autoComplete="username" error={errors.username} autoFocus />
+      <TextField label="รหัสผ่าน" name="password" type="password" autoComplete="current-password" error={errors.password} />
+    </AuthCard>
   );
 }

@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_PATTERN } from '@otog/schemas/api/auth';
-import { Button } from '../../components/ui/Button.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { ApiError, callApi, errorMessage } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { toast } from '../../lib/toast.tsx';
 import { authContract } from '@otog/schemas/api/auth';
-import './auth.css';
+import { AuthCard } from './AuthCard.tsx';
 
 type Fields = 'username' | 'password' | 'showName';
 
@@ -60,22 +59,19 @@ export default function RegisterPage() {
   };
 
   return (
-    <section className="page page-narrow">
-      <div className="card auth-card">
-        <img src="/logo.svg" alt="" width={56} height={56} className="auth-logo" />
-        <h1 className="page-title center-text">ลงทะเบียน</h1>
-        <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
-          <TextField label="ชื่อผู้ใช้" name="username" autoComplete="username" error={errors.username} hint="ตัวอักษรภาษาอังกฤษ ตัวเลข และ _ . -" autoFocus />
-          <TextField label="รหัสผ่าน" name="password" type="password" autoComplete="new-password" error={errors.password} hint={`อย่างน้อย ${PASSWORD_MIN_LENGTH} ตัวอักษร`} />
-          <TextField label="ชื่อที่ใช้แสดง" name="showName" autoComplete="nickname" error={errors.showName} />
-          <Button type="submit" variant="primary" size="lg" loading={pending}>
-            ลงทะเบียน
-          </Button>
-        </form>
-        <p className="center-text muted">
+    <AuthCard
+      title="ลงทะเบียน"
+      pending={pending}
+      onSubmit={onSubmit}
+      footer={
+        <>
           มีบัญชีแล้ว? <Link to="/login">เข้าสู่ระบบ</Link>
-        </p>
-      </div>
-    </section>
+        </>
+      }
+    >
+      <TextField label="ชื่อผู้ใช้" name="username" autoComplete="username" error={errors.username} hint="ตัวอักษรภาษาอังกฤษ ตัวเลข และ _ . -" autoFocus />
+      <TextField label="รหัสผ่าน" name="password" type="password" autoComplete="new-password" error={errors.password} hint={`อย่างน้อย ${PASSWORD_MIN_LENGTH} ตัวอักษร`} />
+      <TextField label="ชื่อที่ใช้แสดง" name="showName" autoComplete="nickname" error={errors.showName} />
+    </AuthCard>
   );
 }
