@@ -16,7 +16,8 @@ import type { RouteContract } from '@otog/schemas/api/contract';
 import { z } from 'zod';
 import { JUDGE_INTERNAL_PREFIX } from '@otog/schemas/api/judge-internal';
 import { accessControl } from './http/access.ts';
-import { isUnstorableText } from './http/errors.ts';
+import { badRequest, isUnstorableText } from './http/errors.ts';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './http/request-bodies.ts';
 import { serve } from './http/serve.ts';
 import { pageSender, staticFilesOptions, wantsPage, type WebAppOptions } from './http/web-app.ts';
 import type { ApiDependencies } from './http/settings.ts';
@@ -78,6 +79,13 @@ export function buildApp(options: AppOptions = {}) {
   // Routes declare zod schemas (schemas/src/api): requests are parsed and responses checked with them.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Fastify's JSON parser (with its prototype-poisoning checks), after a linear check of the nesting depth.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) done(badRequest(`The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    else parseJson(request, text, done);
+  });
 
   const web = options.web;
   if (web && existsSync(web.distDir)) void app.register(fastifyStatic, staticFilesOptions(web));

@@ -41,20 +41,41 @@ export function isUnstorableText(error: unknown): boolean {
 
 export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
 
+/** A value JSON can produce: arrays and plain objects. Buffers and streams (raw uploads) are bytes, not text. */
+function isJsonContainer(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+}
+
+interface Visit {
+  readonly key: string;
+  readonly parent: Visit | null;
+  readonly value: unknown;
+}
+
+const pathOf = (visit: Visit) => {
+  const keys: string[] = [];
+  for (let at: Visit | null = visit; at; at = at.parent) keys.push(at.key.replaceAll('\u0000', '\\u0000'));
+  return keys.reverse().join('.');
+};
+
 /**
  * The first place in request input (params, querystring, body) holding a string with a NUL character,
- * as "body.items.0.name"; null when there is none. Iterative, so deeply nested JSON cannot overflow it.
+ * as "body.items.0.name"; null when there is none. Iterative, so deeply nested JSON cannot overflow it; the
+ * path is spelled out only for the hit (building one per node costs quadratic time in the depth).
  */
 export function findNulCharacter(input: Readonly<Record<string, unknown>>): string | null {
-  const pending: Array<[string, unknown]> = Object.entries(input);
+  const pending: Visit[] = Object.entries(input).map(([key, value]) => ({ key, parent: null, value }));
   while (pending.length) {
-    const [path, value] = pending.pop()!;
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
-    } else if (value && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        if (key.includes('\u0000')) return `${path}.${key.replaceAll('\u0000', '\\u0000')}`;
-        pending.push([`${path}.${key}`, child]);
+    const visit = pending.pop()!;
+    if (typeof visit.value === 'string') {
+      if (visit.value.includes('\u0000')) return pathOf(visit);
+    } else if (isJsonContainer(visit.value)) {
+      for (const [key, value] of Object.entries(visit.value)) {
+        const child = { key, parent: visit, value };
+        if (key.includes('\u0000')) return pathOf(child);
+        pending.push(child);
       }
     }
   }

@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { RouteContract } from '@otog/schemas/api/contract';
 import { badRequest, findNulCharacter, NUL_MESSAGE } from './errors.ts';
+import { NO_BODY_LIMIT_BYTES } from './request-bodies.ts';
 import type { RateLimit } from './settings.ts';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -39,6 +40,9 @@ export function serve<C extends RouteContract>(
   app.route({
     method: contract.method,
     url: contract.path,
+    // A route without a JSON body takes at most a token one: a large body is refused before it is read.
+    // (Multipart and raw uploads are streamed by their own parsers and limits.)
+    ...(contract.body ? {} : { bodyLimit: NO_BODY_LIMIT_BYTES }),
     schema: {
       summary: contract.summary,
       tags: [...contract.tags],

@@ -196,8 +196,18 @@ export async function setAttachmentMetadata(deps: ApiDependencies, actorId: numb
 }
 
 /** The bytes behind a signed upload URL (no caller: the signature was the credential). */
-export async function storeAttachment(deps: ApiDependencies, problemId: number, bytes: Uint8Array): Promise<void> {
+/** Streams the attachment into the object store, then records it; an empty body stores nothing (400). */
+export async function storeAttachment(deps: ApiDependencies, problemId: number, source: AsyncIterable<Uint8Array>): Promise<void> {
   const version = await currentVersion(deps, problemId);
-  const hash = await deps.objects.put(bytes);
-  await append(deps, null, problemId, [{ type: 'ProblemAttachmentUploaded', data: { problemId, hash, size: bytes.length } }], version);
+  let size = 0;
+  const hash = await deps.objects.put(
+    (async function* counted() {
+      for await (const chunk of source) {
+        size += chunk.length;
+        yield chunk;
+      }
+    })(),
+  );
+  if (size === 0) throw badRequest('Send the attachment\'s bytes as the request body');
+  await append(deps, null, problemId, [{ type: 'ProblemAttachmentUploaded', data: { problemId, hash, size } }], version);
 }

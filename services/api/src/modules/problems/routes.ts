@@ -1,8 +1,10 @@
 /** The problem routes of spec section 7 (OTOG research §3.6). */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { problemContract as routes, ProblemFormSchema, type ProblemForm } from '@otog/schemas/api/problem';
 import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { limitedBody, payloadTooLarge } from '../../http/request-bodies.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
@@ -138,21 +140,25 @@ export async function problemsRoutes(app: FastifyInstance, deps: ApiDependencies
   });
 
   // The signed upload takes the raw bytes whatever their type (browsers send the file's own type, e.g.
-  // application/zip or application/x-zip-compressed): only this route's scope parses bodies that way.
+  // application/zip or application/x-zip-compressed): only this route's scope takes bodies that way, as a
+  // stream written to the object store as it arrives (64 MB is never held in memory).
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxFileBytes }, (_request, body, done) => done(null, body));
-    // Refuse a bad signature before the body is read, not after receiving up to maxFileBytes.
+    scope.addContentTypeParser('*', (request, payload, done) => {
+      if (Number(request.headers['content-length']) > maxFileBytes) done(payloadTooLarge(maxFileBytes), undefined);
+      else done(null, payload);
+    });
+    // Refuse a missing or bad signature before the body is read, not after receiving up to maxFileBytes.
     scope.addHook('onRequest', async (request) => {
       const params = routes.putAttachment.params.safeParse(request.params);
       const query = routes.putAttachment.query.safeParse(request.query);
-      if (params.success && query.success) verifySignedUrl(deps.settings.jwtSecret, 'attachment-upload', params.data.problemId, query.data);
+      if (!params.success || !query.success) throw forbidden('A signed upload URL is required (from upload-attachment)');
+      verifySignedUrl(deps.settings.jwtSecret, 'attachment-upload', params.data.problemId, query.data);
     });
     serve(scope, routes.putAttachment, async (request) => {
-      verifySignedUrl(deps.settings.jwtSecret, 'attachment-upload', request.params.problemId, request.query);
       const body: unknown = request.body;
-      if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('Send the attachment\'s bytes as the request body');
-      await storeAttachment(deps, request.params.problemId, body);
+      if (!(body instanceof Readable)) throw badRequest('Send the attachment\'s bytes as the request body');
+      await storeAttachment(deps, request.params.problemId, limitedBody(body, maxFileBytes));
       return { message: 'Attachment uploaded' };
     });
   });
