@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { buildApp, type App } from '@otog/api/app';
 import type { WebAppOptions } from '@otog/api/http/web-app';
-import { signAccessToken, type AuthUser } from '@otog/api/http/access';
+import type { AuthUser } from '@otog/api/http/access';
+import { createSessionGuard } from '@otog/api/modules/auth/session-guard';
+import { openSession } from '@otog/api/modules/auth/session';
 import { DEFAULT_API_SETTINGS, type ApiDependencies, type ApiSettings } from '@otog/api/http/settings';
 import { createAccount } from '@otog/api/modules/users/accounts';
 import { startPlatformRuntime, type PlatformRuntime } from '@otog/api/platform-runtime';
@@ -174,7 +176,8 @@ export async function startBenchApiStack(adminUrl: string, options: { web?: WebA
       submit: { max: 1_000_000_000, windowMs: 60_000 },
     },
   };
-  const deps: ApiDependencies = { pool: runtime.pool, store: runtime.store, projections: runtime.projections, objects, logger, settings };
+  const sessions = createSessionGuard({ pool: runtime.pool, listener: runtime.listener });
+  const deps: ApiDependencies = { pool: runtime.pool, store: runtime.store, projections: runtime.projections, objects, logger, settings, sessions };
   const app = buildApp({ logger, api: deps, ...(options.web ? { web: options.web } : {}) });
   const closeApp = onCleanup('API server', () => app.close());
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -226,7 +229,8 @@ export async function startBenchApiStack(adminUrl: string, options: { web?: WebA
         for (const account of batch) {
           const user: AuthUser = { id: account.id, username: account.username, showName: account.showName, role: account.role, rating: account.rating };
           // Valid for the whole bench, whatever its length.
-          users.push({ ...user, token: signAccessToken(app, user, 24 * 60 * 60).token });
+          const session = await openSession(app, db.pool, { accessTokenTtlSeconds: 24 * 60 * 60, refreshTokenTtlSeconds: 24 * 60 * 60 }, user);
+          users.push({ ...user, token: session.accessToken });
         }
       }
       return users;

@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '@otog/platform/db/pool';
 import { authContract, REFRESH_TOKEN_COOKIE } from '@otog/schemas/api/auth';
 import { userContract } from '@otog/schemas/api/user';
-import { startStack, type CallOptions, type Stack } from './support/stack.ts';
+import { buildApp } from '@otog/api/app';
+import { createSessionGuard } from '@otog/api/modules/auth/session-guard';
+import { createNotificationListener } from '@otog/platform/db/listen';
+import { until } from '../support/until.ts';
+import { startStack, type CallOptions, type Stack, type TestUser } from './support/stack.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -238,6 +242,78 @@ describe('POST /auth/logout', () => {
     const { session } = await registerAndLogin();
     expect(await stack.expectCall(authContract.logout, 200, {})).toEqual({});
     expect(await stack.expectCall(authContract.logout, 200, { as: expiredCopyOf(session.accessToken) })).toEqual({});
+  });
+});
+
+describe('a session ends at once: role change, password reset, logout', () => {
+  const adminOnly = userContract.adminList;
+  let admin: TestUser;
+  beforeAll(async () => {
+    admin = await stack.createUser({ role: 'admin' });
+  });
+
+  async function loginAs(user: { username: string; password: string }) {
+    const { response, body } = await stack.expectResponse(authContract.login, 200, { body: { username: user.username, password: user.password } });
+    return { token: body.accessToken, rid: cookieOf(response, REFRESH_TOKEN_COOKIE)!.value };
+  }
+  const edit = (user: TestUser, fields: { role?: 'user' | 'admin'; password?: string }) => ({
+    params: { userId: user.id },
+    body: { username: user.username, showName: user.showName, role: fields.role ?? user.role, password: fields.password ?? '' },
+  });
+
+  it('a demoted admin loses admin at once, cannot promote himself back, and refreshes into a user', async () => {
+    const demoted = await stack.createUser({ role: 'admin' });
+    const session = await loginAs(demoted);
+    await stack.expectCall(adminOnly, 200, { as: session.token });
+    await stack.expectCall(userContract.update, 200, { as: admin, ...edit(demoted, { role: 'user' }) });
+
+    expect(await stack.expectCall(adminOnly, 401, { as: session.token })).toEqual({ message: 'Invalid or expired access token' });
+    await stack.expectCall(userContract.update, 401, { as: session.token, ...edit(demoted, { role: 'admin' }) });
+    const refreshed = await stack.expectCall(authContract.refreshToken, 200, { as: session.token, cookies: { [REFRESH_TOKEN_COOKIE]: session.rid } });
+    expect(refreshed.user.role).toBe('user');
+    await stack.expectCall(adminOnly, 403, { as: refreshed.accessToken });
+    await stack.expectCall(userContract.update, 403, { as: refreshed.accessToken, ...edit(demoted, { role: 'admin' }) });
+  });
+
+  it("a password reset ends every one of the user's sessions", async () => {
+    const user = await stack.createUser();
+    const other = await loginAs(user);
+    await stack.expectCall(userContract.profile, 200, { as: user, params: { userId: user.id } });
+    await stack.expectCall(userContract.update, 200, { as: admin, ...edit(user, { password: 'a-new-password' }) });
+    for (const token of [user.token, other.token]) await stack.expectCall(userContract.updateShowName, 401, { as: token, params: { userId: user.id }, body: { showName: 'x' } });
+    await stack.expectCall(authContract.refreshToken, 401, { cookies: { [REFRESH_TOKEN_COOKIE]: other.rid } });
+  });
+
+  it("logout ends that session's access token (by its RID or by the token alone), and only that session", async () => {
+    const user = await stack.createUser();
+    const [first, second, third] = [await loginAs(user), await loginAs(user), await loginAs(user)];
+    await stack.expectCall(authContract.logout, 200, { cookies: { [REFRESH_TOKEN_COOKIE]: first.rid } });
+    await stack.expectCall(adminOnly, 401, { as: first.token });
+    await stack.expectCall(authContract.logout, 200, { as: second.token });
+    await stack.expectCall(adminOnly, 401, { as: second.token });
+    await stack.expectCall(authContract.refreshToken, 401, { cookies: { [REFRESH_TOKEN_COOKIE]: second.rid } });
+    // Signed in elsewhere: still signed in.
+    await stack.expectCall(adminOnly, 403, { as: third.token });
+    await stack.expectCall(adminOnly, 403, { as: user.token });
+  });
+
+  it('another API node on the same database hears of the change (NOTIFY), well within its cache lifetime', async () => {
+    const listener = createNotificationListener(stack.db.url);
+    const sessions = createSessionGuard({ pool: stack.runtime.pool, listener, ttlMs: 60_000 });
+    const nodeB = buildApp({ api: { ...stack.deps, sessions } });
+    try {
+      await nodeB.ready();
+      const demoted = await stack.createUser({ role: 'admin' });
+      const onB = () => nodeB.inject({ method: 'GET', url: '/api/user/admin/list', headers: { authorization: `Bearer ${demoted.token}` } });
+      expect((await onB()).statusCode).toBe(200); // now cached on B for a minute
+      await listener.listening();
+      await stack.expectCall(userContract.update, 200, { as: admin, ...edit(demoted, { role: 'user' }) });
+      await until('node B refuses the demoted admin', async () => (await onB()).statusCode === 401, 3_000);
+    } finally {
+      await nodeB.close();
+      sessions.close();
+      await listener.close();
+    }
   });
 });
 

@@ -104,7 +104,7 @@ describe('request bodies are refused before they are read, and never walked byte
     const problem = await newProblem();
     const path = await signedUploadPath(problem.id);
     const zeros = Buffer.alloc(MAX_FILE_BYTES);
-    const put = (body: BodyInit, init: RequestInit = {}) =>
+    const put = (body: NonNullable<RequestInit['body']>, init: RequestInit = {}) =>
       fetch(`http://127.0.0.1:${port}${path}`, { method: 'PUT', body, headers: { 'content-type': 'application/zip' }, ...init });
     const accepted = await put(zeros);
     expect(accepted.status, await accepted.text()).toBe(200);

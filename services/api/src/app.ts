@@ -124,7 +124,7 @@ export function buildApp(options: AppOptions = {}) {
       global: false,
       errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `Too many requests; try again in ${context.after}` }),
     });
-    void app.register(accessControl, deps.settings);
+    void app.register(accessControl, { ...deps.settings, sessions: deps.sessions });
     void app.register(fastifySwagger, {
       openapi: {
         info: { title: 'OTOG API', description: 'One Tambon One Grader: the public API (spec section 7)', version: '1.0.0' },

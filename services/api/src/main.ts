@@ -15,6 +15,7 @@ import { rotateLocalWorkerToken } from './judging/worker-tokens.ts';
 import { startJudging } from './judging/start-judging.ts';
 import { join } from 'node:path';
 import { apiSettingsFrom } from './api-settings.ts';
+import { createSessionGuard } from './modules/auth/session-guard.ts';
 import { findAccount } from './modules/users/accounts.ts';
 import { seedAdmin } from './seed/seed-admin.ts';
 import { seedSampleProblems } from './seed/seed-problems.ts';
@@ -103,6 +104,7 @@ async function start(): Promise<void> {
     objects: judging.deps.objects,
     logger,
     settings: apiSettingsFrom(config),
+    sessions: createSessionGuard({ pool: platform.pool, listener: platform.listener }),
   };
   await seedFirstStart(api);
   if (signalled) return;

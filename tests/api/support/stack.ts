@@ -12,7 +12,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { z } from 'zod';
 import { buildApp, type App } from '@otog/api/app';
-import { signAccessToken, type AuthUser } from '@otog/api/http/access';
+import type { AuthUser } from '@otog/api/http/access';
+import { createSessionGuard } from '@otog/api/modules/auth/session-guard';
+import { openSession } from '@otog/api/modules/auth/session';
 import { DEFAULT_API_SETTINGS, type ApiDependencies, type ApiSettings } from '@otog/api/http/settings';
 import { createJudgeQueue, type JudgeQueue } from '@otog/api/judging/judge-queue';
 import { addWorker } from '@otog/api/judging/worker-tokens';
@@ -52,8 +54,10 @@ export interface Stack {
   readonly queue: JudgeQueue;
   /** Set when started with `worker`: where the app listens. */
   readonly url: string | null;
-  /** A user made directly (accounts row + UserRegistered), with a signed token. */
+  /** A user made directly (accounts row + UserRegistered), signed in (an access token of a real session). */
   createUser(options?: { role?: 'user' | 'admin'; username?: string; showName?: string; password?: string }): Promise<TestUser>;
+  /** An access token of a new session of `user` (the way another sign-in would). */
+  newSession(user: AuthUser): Promise<string>;
   /** Calls a contract route through app.inject. */
   call(contract: RouteContract, options?: CallOptions): Promise<LightMyRequestResponse>;
   /** expectCall that also hands back the response, for headers and raw bytes. */
@@ -112,7 +116,8 @@ export async function startStack(
     rateLimits: { login: { max: 10_000, windowMs: 60_000 }, register: { max: 10_000, windowMs: 60_000 }, submit: { max: 10_000, windowMs: 60_000 } },
     ...options.settings,
   };
-  const deps: ApiDependencies = { pool: runtime.pool, store: runtime.store, projections: runtime.projections, objects, logger, settings };
+  const sessions = createSessionGuard({ pool: runtime.pool, listener: runtime.listener });
+  const deps: ApiDependencies = { pool: runtime.pool, store: runtime.store, projections: runtime.projections, objects, logger, settings, sessions };
   const app = buildApp({ logger, judging: { pool: runtime.pool, queue, objects }, api: deps });
   await app.ready();
 
@@ -159,7 +164,10 @@ export async function startStack(
         role: userOptions.role ?? 'user',
       });
       const user: AuthUser = { id: account.id, username: account.username, showName: account.showName, role: account.role, rating: account.rating };
-      return { ...user, password, token: signAccessToken(app, user, settings.accessTokenTtlSeconds).token };
+      return { ...user, password, token: await stack.newSession(user) };
+    },
+    async newSession(user) {
+      return (await openSession(app, runtime.pool, settings, user)).accessToken;
     },
     async call(contract, callOptions = {}) {
       const token = typeof callOptions.as === 'string' ? callOptions.as : (callOptions.as?.token ?? null);

@@ -8,6 +8,7 @@ import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { RouteAccess, RouteContract } from '@otog/schemas/api/contract';
+import type { SessionGuard } from '../modules/auth/session-guard.ts';
 import type { ApiSettings } from './settings.ts';
 
 /** The signed-in caller, as carried by the access token (OTOG's payload fields). */
@@ -21,6 +22,8 @@ export interface AuthUser {
 
 interface AccessTokenPayload extends AuthUser {
   readonly jti: string;
+  /** The session (refresh-token family) the token belongs to: logging out of it ends the token too. */
+  readonly sid: string;
 }
 
 declare module 'fastify' {
@@ -51,10 +54,10 @@ export function tokenOf(request: FastifyRequest): string | null {
   return request.cookies[ACCESS_TOKEN_COOKIE] || null;
 }
 
-/** Issues an access token; the jti ties it to the refresh token issued with it. */
-export function signAccessToken(app: Pick<FastifyInstance, 'jwt'>, user: AuthUser, ttlSeconds: number): { token: string; jti: string } {
+/** Issues an access token of session `sid`; the jti ties it to the refresh token issued with it. */
+export function signAccessToken(app: Pick<FastifyInstance, 'jwt'>, user: AuthUser, ttlSeconds: number, sid: string): { token: string; jti: string } {
   const jti = randomUUID();
-  const payload: AccessTokenPayload = { id: user.id, username: user.username, showName: user.showName, role: user.role, rating: user.rating, jti };
+  const payload: AccessTokenPayload = { id: user.id, username: user.username, showName: user.showName, role: user.role, rating: user.rating, jti, sid };
   return { token: app.jwt.sign(payload, { expiresIn: ttlSeconds }), jti };
 }
 
@@ -62,6 +65,14 @@ export function signAccessToken(app: Pick<FastifyInstance, 'jwt'>, user: AuthUse
 export function decodeVerifiedIgnoringExpiry(app: Pick<FastifyInstance, 'jwt'>, token: string): AccessTokenPayload | null {
   try {
     return app.jwt.verify<AccessTokenPayload>(token, { ignoreExpiration: true } as never);
+  } catch {
+    return null;
+  }
+}
+
+function verifiedPayload(app: Pick<FastifyInstance, 'jwt'>, token: string): AccessTokenPayload | null {
+  try {
+    return app.jwt.verify<AccessTokenPayload>(token);
   } catch {
     return null;
   }
@@ -83,7 +94,7 @@ function strictest(a: RouteAccess['role'], b: RouteAccess['role']): RouteAccess[
 }
 
 export const accessControl = fastifyPlugin(
-  async (app: FastifyInstance, settings: Pick<ApiSettings, 'jwtSecret' | 'offline'>) => {
+  async (app: FastifyInstance, settings: Pick<ApiSettings, 'jwtSecret' | 'offline'> & { sessions: SessionGuard }) => {
     await app.register(fastifyCookie);
     await app.register(fastifyJwt, { secret: settings.jwtSecret });
     app.decorateRequest('auth', null);
@@ -93,11 +104,12 @@ export const accessControl = fastifyPlugin(
       if (!access) return; // not a public-API route (internal judge API, 404s)
       const token = tokenOf(request);
       if (token) {
-        try {
-          const payload = app.jwt.verify<AccessTokenPayload>(token);
+        const payload = verifiedPayload(app, token);
+        // A valid signature is not enough: the session must still stand (role unchanged, not logged out).
+        if (payload && (await settings.sessions.isCurrent(payload))) {
           request.auth = { id: payload.id, username: payload.username, showName: payload.showName, role: payload.role, rating: payload.rating };
-        } catch {
-          if (!access.ignoresInvalidToken) return deny(reply, 401, 'Invalid or expired access token');
+        } else if (!access.ignoresInvalidToken) {
+          return deny(reply, 401, 'Invalid or expired access token');
         }
       }
       const denial = checkAccess(access, request.auth, settings.offline);

@@ -3,6 +3,7 @@ import type { DatabasePool } from '@otog/platform/db/pool';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
 import type { ProjectionRunner } from '@otog/platform/runner/projection-runner';
 import type { ObjectStore } from '@otog/platform/storage/object-store';
+import type { SessionGuard } from '../modules/auth/session-guard.ts';
 
 export interface RateLimit {
   readonly max: number;
@@ -36,6 +37,8 @@ export interface ApiDependencies {
   readonly objects: ObjectStore;
   readonly logger: Logger;
   readonly settings: ApiSettings;
+  /** Whether a signed access token's session still stands (role, logout, password), per request. */
+  readonly sessions: SessionGuard;
 }
 
 export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 export interface NotificationListener {
   /** Calls `callback` with the payload of every NOTIFY on `channel`; returns an unsubscribe function. */
   on(channel: string, callback: (payload: string) => void): () => void;
+  /** Resolves once every channel asked for so far is LISTENed to (a NOTIFY from now on is heard). */
+  listening(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -16,6 +18,7 @@ export function createNotificationListener(databaseUrl: string, logger?: Logger)
   let client: pg.Client | undefined;
   let closed = false;
   let connecting: Promise<void> | undefined;
+  const subscribing = new Set<Promise<unknown>>();
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: databaseUrl });
@@ -45,12 +48,17 @@ export function createNotificationListener(databaseUrl: string, logger?: Logger)
       if (!set) {
         set = new Set();
         callbacks.set(channel, set);
-        void ensure()
+        const subscribed = ensure()
           .then(() => client?.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
-          .catch((error: Error) => logger?.warn({ err: error.message }, 'LISTEN failed; falling back to polling'));
+          .catch((error: Error) => logger?.warn({ err: error.message }, 'LISTEN failed; falling back to polling'))
+          .finally(() => subscribing.delete(subscribed));
+        subscribing.add(subscribed);
       }
       set.add(callback);
       return () => set.delete(callback);
+    },
+    async listening() {
+      await Promise.all([...subscribing]);
     },
     async close() {
       closed = true;

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
+import { announceSessionChange } from './session-guard.ts';
 
 export interface IssuedRefreshToken {
   /** The secret the client holds (the RID cookie). */
@@ -20,13 +21,13 @@ const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').dig
 /** 256 random bits, URL-safe: guessing is hopeless, so the hash needs no salt. */
 const newToken = () => randomBytes(32).toString('base64url');
 
-/** A token bound to the access token `jwtId`; a new family unless `familyId` continues one (rotation). */
+/** A token of session `familyId` bound to the access token `jwtId`. */
 export async function issueRefreshToken(
   db: Queryable,
-  input: { userId: number; jwtId: string; ttlSeconds: number; familyId?: string },
+  input: { userId: number; jwtId: string; ttlSeconds: number; familyId: string },
 ): Promise<IssuedRefreshToken> {
   const token = newToken();
-  const familyId = input.familyId ?? randomUUID();
+  const { familyId } = input;
   const expiresAt = new Date(Date.now() + input.ttlSeconds * 1000);
   await db.query(sql.unsafe`
     INSERT INTO refresh_tokens (id, token_hash, family_id, user_id, jwt_id, expires_at)
@@ -87,18 +88,17 @@ export async function consumeRefreshToken<T>(
   });
 }
 
-async function revokeFamily(db: Queryable, familyId: string, reason: RevokeReason): Promise<void> {
+/** Ends a session: its refresh tokens, and (announced to every API node) its access tokens. */
+export async function revokeFamily(db: Queryable, familyId: string, reason: RevokeReason): Promise<void> {
   await db.query(sql.unsafe`
     UPDATE refresh_tokens SET revoked_at = now(), revoked_reason = ${reason}
     WHERE family_id = ${familyId} AND revoked_at IS NULL`);
+  await announceSessionChange(db, { familyId });
 }
 
-/** Logout: revokes the family of the presented token (whoever presents it could have used it anyway). */
-export async function revokeFamilyOf(db: Queryable, token: string, reason: RevokeReason): Promise<boolean> {
-  const familyId = (await db.maybeOneFirst(sql.unsafe`SELECT family_id FROM refresh_tokens WHERE token_hash = ${hashOf(token)}`)) as string | null;
-  if (familyId === null) return false;
-  await revokeFamily(db, familyId, reason);
-  return true;
+/** Logout: the session of the presented refresh token (whoever presents it could have used it anyway). */
+export async function familyOf(db: Queryable, token: string): Promise<string | null> {
+  return (await db.maybeOneFirst(sql.unsafe`SELECT family_id FROM refresh_tokens WHERE token_hash = ${hashOf(token)}`)) as string | null;
 }
 
 /** Every session of a user (their password changed: whoever knew the old one is signed out). */
@@ -106,6 +106,7 @@ export async function revokeAllOfUser(db: Queryable, userId: number, reason: Rev
   await db.query(sql.unsafe`
     UPDATE refresh_tokens SET revoked_at = now(), revoked_reason = ${reason}
     WHERE user_id = ${userId} AND revoked_at IS NULL`);
+  await announceSessionChange(db, { userId });
 }
 
 /**

@@ -11,7 +11,7 @@ import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
 import { createAccount, findAccount, toSummary } from '../users/accounts.ts';
 import { DUMMY_HASH_PROMISE, verifyPassword } from './passwords.ts';
-import { consumeRefreshToken, pruneExpiredFamilies, revokeFamilyOf, type RefreshRefusal } from './refresh-tokens.ts';
+import { consumeRefreshToken, familyOf, pruneExpiredFamilies, revokeFamily, type RefreshRefusal } from './refresh-tokens.ts';
 import { clearSessionCookies, openSession, setSessionCookies } from './session.ts';
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -66,9 +66,19 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDependencies): P
     { rateLimit: { ...settings.rateLimits.login, keyBy: 'ip' } },
   );
 
+  // Ends the session of the refresh cookie and that of the access token (a client may hold either).
   serve(app, authContract.logout, async (request, reply) => {
-    const token = request.cookies[REFRESH_TOKEN_COOKIE];
-    if (token) await revokeFamilyOf(deps.pool, token, 'logout');
+    const refreshToken = request.cookies[REFRESH_TOKEN_COOKIE];
+    const accessToken = tokenOf(request);
+    const sessions = new Set([
+      refreshToken ? await familyOf(deps.pool, refreshToken) : null,
+      accessToken ? (decodeVerifiedIgnoringExpiry(app, accessToken)?.sid ?? null) : null,
+    ]);
+    for (const familyId of sessions) {
+      if (!familyId) continue;
+      await revokeFamily(deps.pool, familyId, 'logout');
+      deps.sessions.forget({ familyId });
+    }
     clearSessionCookies(reply, settings);
     return {};
   });

@@ -2,6 +2,7 @@
  * A session as the client sees it: an access token (also in the `accessToken` cookie, as OTOG's web keeps
  * it) and a refresh token in the httpOnly `RID` cookie, scoped to /api/auth so no other route ever sees it.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Queryable } from '@otog/platform/db/pool';
 import { REFRESH_TOKEN_COOKIE } from '@otog/schemas/api/auth';
@@ -16,7 +17,7 @@ export interface Session {
   readonly refresh: IssuedRefreshToken;
 }
 
-/** Signs an access token and issues the refresh token bound to it (continuing `familyId` on rotation). */
+/** Signs an access token and issues the refresh token bound to it, in a new session or continuing `familyId` (rotation). */
 export async function openSession(
   app: Pick<FastifyInstance, 'jwt'>,
   db: Queryable,
@@ -24,13 +25,9 @@ export async function openSession(
   user: AuthUser,
   familyId?: string,
 ): Promise<Session> {
-  const { token, jti } = signAccessToken(app, user, settings.accessTokenTtlSeconds);
-  const refresh = await issueRefreshToken(db, {
-    userId: user.id,
-    jwtId: jti,
-    ttlSeconds: settings.refreshTokenTtlSeconds,
-    ...(familyId ? { familyId } : {}),
-  });
+  const sid = familyId ?? randomUUID();
+  const { token, jti } = signAccessToken(app, user, settings.accessTokenTtlSeconds, sid);
+  const refresh = await issueRefreshToken(db, { userId: user.id, jwtId: jti, ttlSeconds: settings.refreshTokenTtlSeconds, familyId: sid });
   return { accessToken: token, refresh };
 }
 

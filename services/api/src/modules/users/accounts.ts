@@ -8,6 +8,7 @@ import type { Role, UserSummary } from '@otog/schemas/api/contract';
 import { conflict, isUniqueViolation } from '../../http/errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeAllOfUser } from '../auth/refresh-tokens.ts';
+import { announceSessionChange, type SessionGuard } from '../auth/session-guard.ts';
 
 export interface AccountRow {
   readonly id: number;
@@ -26,6 +27,8 @@ export const ACCOUNT_COLUMNS = sql.fragment`id, username, show_name AS "showName
 const SUMMARY_COLUMNS = sql.fragment`id, username, show_name AS "showName", role, rating`;
 
 type AccountDeps = { readonly pool: DatabasePool; readonly store: EventStore };
+/** Changes that can end sessions also drop this node's cached view of them once committed. */
+type SessionEndingDeps = AccountDeps & { readonly sessions: Pick<SessionGuard, 'forget'> };
 
 /** What other resources embed: never the hash. */
 export function toSummary(row: Pick<AccountRow, 'id' | 'username' | 'showName' | 'role' | 'rating'>): UserSummary {
@@ -125,31 +128,35 @@ export async function listAccounts(
   return { data: rows.map(toSummary), total };
 }
 
-/** The admin's field edit (PUT without a password); null when there is no such user. */
+/** The admin's field edit (PUT without a password); null when there is no such user. A new role applies to the user's next request. */
 export async function updateAccount(
-  deps: AccountDeps,
+  deps: SessionEndingDeps,
   userId: number,
   fields: { username: string; showName: string; role: Role },
   actor: number,
 ): Promise<AccountRow | null> {
+  let row: AccountRow | null;
   try {
-    return await deps.pool.transaction(async (tx) => {
-      const row = (await tx.maybeOne(sql.unsafe`
+    row = await deps.pool.transaction(async (tx) => {
+      const updated = (await tx.maybeOne(sql.unsafe`
         UPDATE accounts SET username = ${fields.username}, show_name = ${fields.showName}, role = ${fields.role}, updated_at = now()
         WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
-      if (!row) return null;
-      await appendUserEvent(deps, tx, userId, { type: 'UserUpdated', data: { userId, username: row.username, showName: row.showName, role: row.role } }, actor);
-      return row;
+      if (!updated) return null;
+      await appendUserEvent(deps, tx, userId, { type: 'UserUpdated', data: { userId, username: updated.username, showName: updated.showName, role: updated.role } }, actor);
+      await announceSessionChange(tx, { userId });
+      return updated;
     });
   } catch (error) {
     return nameTaken(error);
   }
+  deps.sessions.forget({ userId });
+  return row;
 }
 
 /** A new password set by an admin: every session of the user ends with the old password. */
-export async function changePassword(deps: AccountDeps, userId: number, password: string, actor: number): Promise<AccountRow | null> {
+export async function changePassword(deps: SessionEndingDeps, userId: number, password: string, actor: number): Promise<AccountRow | null> {
   const passwordHash = await hashPassword(password);
-  return deps.pool.transaction(async (tx) => {
+  const row = await deps.pool.transaction(async (tx) => {
     const row = (await tx.maybeOne(sql.unsafe`
       UPDATE accounts SET password_hash = ${passwordHash}, updated_at = now()
       WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
@@ -158,6 +165,8 @@ export async function changePassword(deps: AccountDeps, userId: number, password
     await appendUserEvent(deps, tx, userId, { type: 'UserPasswordChanged', data: { userId, changedBy: actor } }, actor);
     return row;
   });
+  deps.sessions.forget({ userId });
+  return row;
 }
 
 export async function changeShowName(deps: AccountDeps, userId: number, showName: string, actor: number): Promise<AccountRow | null> {
