@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createEventRegistry, defineEvent, EventSchemaError } from '@otog/schemas/events';
+import { createEventRegistry, defineEvent, EventSchemaError, otogEvents, SCOPE_KINDS } from '@otog/schemas/events';
+import { defaultTopicForScope, UnroutableScopeError } from '@otog/platform/relay/kafka-messages';
 import { comparePositions, decodePosition, encodePosition } from '@otog/platform/eventstore/position';
 import { createLogger, describeUrl } from '@otog/platform/log/logger';
 
@@ -21,6 +22,7 @@ describe('log positions', () => {
 describe('event registry', () => {
   const V3 = defineEvent({
     type: 'Renamed',
+    scopes: ['user'],
     version: 3,
     schema: z.object({ title: z.string(), by: z.string() }),
     upcasters: { 1: (d) => ({ ...(d as object), title: (d as { name: string }).name }), 2: (d) => ({ by: 'unknown', ...(d as object) }) },
@@ -37,8 +39,22 @@ describe('event registry', () => {
     expect(() => registry.decode('Renamed', 2, { nope: 1 })).toThrow(EventSchemaError);
   });
   it('refuses a definition without a complete upcaster chain, and duplicate types', () => {
-    expect(() => defineEvent({ type: 'X', version: 2, schema: z.object({}) })).toThrow(/missing upcaster from v1 to v2/);
+    expect(() => defineEvent({ type: 'X', scopes: ['user'], version: 2, schema: z.object({}) })).toThrow(/missing upcaster from v1 to v2/);
     expect(() => createEventRegistry([V3, V3])).toThrow(/defined twice/);
+  });
+  it('refuses an append whose scope is not of a kind the event declares, before anything is written', () => {
+    expect(registry.validateForAppend('Renamed', { title: 'a', by: 'b' }, 'user:1').version).toBe(3);
+    for (const scope of ['chat:global', 'unknown:1', 'nokind']) {
+      expect(() => registry.validateForAppend('Renamed', { title: 'a', by: 'b' }, scope)).toThrow(/is not of a kind this event declares \(user\)/);
+    }
+  });
+  it('routes every product event type to a Kafka topic through each scope kind it declares', () => {
+    expect(otogEvents.length).toBeGreaterThan(20);
+    for (const definition of otogEvents) {
+      expect(definition.scopes.length, definition.type).toBeGreaterThan(0);
+      for (const kind of definition.scopes) expect(defaultTopicForScope(`${kind}:1`), definition.type).toBe(SCOPE_KINDS[kind].topic);
+    }
+    expect(() => defaultTopicForScope('unknown:1')).toThrow(UnroutableScopeError);
   });
 });
 

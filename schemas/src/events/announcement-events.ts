@@ -9,11 +9,13 @@ const id = z.number().int().positive();
  */
 export const AnnouncementCreated = defineEvent({
   type: 'AnnouncementCreated',
+  scopes: ['announcement', 'contest'],
   schema: z.object({ announcementId: id, value: z.string().max(100_000), contestId: id.nullable() }).strict(),
 });
 
 export const AnnouncementUpdated = defineEvent({
   type: 'AnnouncementUpdated',
+  scopes: ['announcement', 'contest'],
   schema: z
     .object({ announcementId: id, value: z.string().max(100_000), show: z.boolean().optional(), contestId: id.nullable().optional() })
     .strict(),
@@ -21,11 +23,13 @@ export const AnnouncementUpdated = defineEvent({
 
 export const AnnouncementVisibilityChanged = defineEvent({
   type: 'AnnouncementVisibilityChanged',
+  scopes: ['announcement', 'contest'],
   schema: z.object({ announcementId: id, show: z.boolean() }).strict(),
 });
 
 export const AnnouncementDeleted = defineEvent({
   type: 'AnnouncementDeleted',
+  scopes: ['announcement', 'contest'],
   schema: z.object({ announcementId: id }).strict(),
 });
 

@@ -1,4 +1,5 @@
 export * from './registry.ts';
+export * from './scopes.ts';
 export * from './judging-events.ts';
 export * from './problem-events.ts';
 export * from './user-events.ts';

@@ -13,6 +13,7 @@ export const judgingNumber = id;
 
 export const SubmissionCreated = defineEvent({
   type: 'SubmissionCreated',
+  scopes: ['user', 'contest'],
   schema: z
     .object({
       submissionId: id,
@@ -29,12 +30,14 @@ export const SubmissionCreated = defineEvent({
 
 export const RejudgeRequested = defineEvent({
   type: 'RejudgeRequested',
+  scopes: ['user', 'contest'],
   schema: z.object({ submissionId: id, requestedBy: id.nullable() }).strict(),
 });
 
 /** One executed test of one judging, appended as the worker reports it (progress shown live). */
 export const TestcaseJudged = defineEvent({
   type: 'TestcaseJudged',
+  scopes: ['user', 'contest'],
   schema: z
     .object({
       submissionId: id,
@@ -49,6 +52,7 @@ export const TestcaseJudged = defineEvent({
 /** The final result of one judging; a later judging of the same submission replaces it. */
 export const SubmissionJudged = defineEvent({
   type: 'SubmissionJudged',
+  scopes: ['user', 'contest'],
   schema: z
     .object({
       submissionId: id,
@@ -70,6 +74,7 @@ export const SubmissionJudged = defineEvent({
 /** The owner (or an admin) shares or unshares the source code. */
 export const SubmissionShared = defineEvent({
   type: 'SubmissionShared',
+  scopes: ['user', 'contest'],
   schema: z.object({ submissionId: id, public: z.boolean() }).strict(),
 });
 

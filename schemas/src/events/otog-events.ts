@@ -4,9 +4,6 @@ import { userEvents } from './user-events.ts';
 import { announcementEvents } from './announcement-events.ts';
 import { createEventRegistry, type EventDefinition } from './registry.ts';
 
-/**
- * The product's event catalogue; the event store validates appends and reads against this registry.
- * Scopes (Kafka keys, ordering domains): `user:<id>`, `contest:<id>`, `problem:<id>`, `announcement:global`, `chat:<room>`.
- */
+/** The product's event catalogue; the event store validates appends and reads against this registry. Scopes: scopes.ts. */
 export const otogEvents: readonly EventDefinition[] = [...userEvents, ...problemEvents, ...judgingEvents, ...announcementEvents];
 export const otogEventRegistry = createEventRegistry(otogEvents);

@@ -9,6 +9,7 @@ const id = z.number().int().positive();
  */
 export const ProblemJudgingConfigured = defineEvent({
   type: 'ProblemJudgingConfigured',
+  scopes: ['problem'],
   schema: z
     .object({
       problemId: id,
@@ -25,6 +26,7 @@ export const ProblemJudgingConfigured = defineEvent({
 /** A validated test-data package, stored in the object store under its sha256. */
 export const ProblemTestdataUploaded = defineEvent({
   type: 'ProblemTestdataUploaded',
+  scopes: ['problem'],
   schema: z
     .object({
       problemId: id,
@@ -40,6 +42,7 @@ const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 /** Created (the first event of the stream) or edited: the fields the admin form sets besides limits and files. */
 export const ProblemDetailsSet = defineEvent({
   type: 'ProblemDetailsSet',
+  scopes: ['problem'],
   schema: z
     .object({
       problemId: id,
@@ -54,12 +57,14 @@ export const ProblemDetailsSet = defineEvent({
 /** The PDF statement, stored in the object store under its sha256. */
 export const ProblemStatementUploaded = defineEvent({
   type: 'ProblemStatementUploaded',
+  scopes: ['problem'],
   schema: z.object({ problemId: id, pdfHash: sha256, size: z.number().int().nonnegative() }).strict(),
 });
 
 /** show/hide; recentShowTime becomes the event's time (OTOG sets it on every toggle). */
 export const ProblemVisibilityChanged = defineEvent({
   type: 'ProblemVisibilityChanged',
+  scopes: ['problem'],
   schema: z.object({ problemId: id, show: z.boolean() }).strict(),
 });
 
@@ -67,6 +72,7 @@ export const ProblemExampleSchema = z.object({ input: z.string().max(100_000), o
 
 export const ProblemExamplesSet = defineEvent({
   type: 'ProblemExamplesSet',
+  scopes: ['problem'],
   schema: z.object({ problemId: id, examples: z.array(ProblemExampleSchema).max(100) }).strict(),
 });
 
@@ -82,18 +88,21 @@ export const AttachmentMetadataSchema = z
 /** The admin announced an attachment (POST upload-attachment): metadata now, the bytes follow. */
 export const ProblemAttachmentMetadataSet = defineEvent({
   type: 'ProblemAttachmentMetadataSet',
+  scopes: ['problem'],
   schema: z.object({ problemId: id, metadata: AttachmentMetadataSchema }).strict(),
 });
 
 /** The attachment's bytes arrived (through the signed upload URL). */
 export const ProblemAttachmentUploaded = defineEvent({
   type: 'ProblemAttachmentUploaded',
+  scopes: ['problem'],
   schema: z.object({ problemId: id, hash: sha256, size: z.number().int().nonnegative() }).strict(),
 });
 
 /** The problem and everything hanging off it (its submissions) leave the read models. */
 export const ProblemDeleted = defineEvent({
   type: 'ProblemDeleted',
+  scopes: ['problem'],
   schema: z.object({ problemId: id }).strict(),
 });
 

@@ -1,19 +1,23 @@
 import { z } from 'zod';
+import { scopeKindOf, type ScopeKind } from './scopes.ts';
 
 /**
- * An event type: its current schema version, the zod schema of that version, and upcasters that lift
- * older stored versions one step at a time (upcasters[1] turns v1 data into v2 data, and so on).
+ * An event type: its current schema version, the zod schema of that version, upcasters that lift older
+ * stored versions one step at a time (upcasters[1] turns v1 data into v2 data, and so on), and the scope
+ * kinds it is appended with (which decide its Kafka topic, see scopes.ts).
  */
 export interface EventDefinition<TType extends string = string, TSchema extends z.ZodType = z.ZodType> {
   readonly type: TType;
   readonly version: number;
   readonly schema: TSchema;
   readonly upcasters: Readonly<Record<number, (older: unknown) => unknown>>;
+  readonly scopes: readonly ScopeKind[];
 }
 
 export function defineEvent<TType extends string, TSchema extends z.ZodType>(definition: {
   type: TType;
   schema: TSchema;
+  scopes: readonly [ScopeKind, ...ScopeKind[]];
   version?: number;
   upcasters?: Record<number, (older: unknown) => unknown>;
 }): EventDefinition<TType, TSchema> {
@@ -22,7 +26,7 @@ export function defineEvent<TType extends string, TSchema extends z.ZodType>(def
   for (let v = 1; v < version; v += 1) {
     if (!upcasters[v]) throw new Error(`event ${definition.type}: missing upcaster from v${v} to v${v + 1}`);
   }
-  return { type: definition.type, schema: definition.schema, version, upcasters };
+  return { type: definition.type, schema: definition.schema, version, upcasters, scopes: definition.scopes };
 }
 
 export type EventDataOf<D> = D extends EventDefinition<string, infer S> ? z.output<S> : never;
@@ -53,8 +57,8 @@ export interface EventRegistry {
   readonly definitions: ReadonlyMap<string, EventDefinition>;
   has(type: string): boolean;
   currentVersion(type: string): number;
-  /** Validates data of the current version before it is appended. Throws EventSchemaError. */
-  validateForAppend(type: string, data: unknown): { version: number; data: unknown };
+  /** Validates data of the current version and the scope's kind before it is appended. Throws EventSchemaError. */
+  validateForAppend(type: string, data: unknown, scope: string): { version: number; data: unknown };
   /** Lifts stored data to the current version and validates it. Throws EventSchemaError. */
   decode(type: string, storedVersion: number, data: unknown): unknown;
 }
@@ -79,8 +83,12 @@ export function createEventRegistry(definitions: readonly EventDefinition[]): Ev
     definitions: byType,
     has: (type) => byType.has(type),
     currentVersion: (type) => get(type).version,
-    validateForAppend(type, data) {
+    validateForAppend(type, data, scope) {
       const definition = get(type);
+      const kind = scopeKindOf(scope);
+      if (kind === null || !definition.scopes.includes(kind)) {
+        throw new EventSchemaError(type, definition.version, [`scope "${scope}" is not of a kind this event declares (${definition.scopes.join(', ')})`]);
+      }
       return { version: definition.version, data: parse(definition, data) };
     },
     decode(type, storedVersion, data) {

@@ -11,7 +11,7 @@ export const EVENTS_CHANNEL = 'otog_events';
 export interface NewEvent {
   readonly type: string;
   readonly data: unknown;
-  /** Ordering key across streams: `user:<id>`, `contest:<id>`, `chat:<room>`. Kafka messages are keyed by it. */
+  /** Ordering key across streams, `<kind>:<key>` of a kind the event's definition declares (schemas/events/scopes.ts). Kafka messages are keyed by it. */
   readonly scope: string;
   /** Supply a deterministic id (e.g. uuidv5 of a natural key) to make a retried command idempotent. */
   readonly eventId?: string;
@@ -108,7 +108,7 @@ function prepare(registry: EventRegistry, streamId: string, events: readonly New
     if (!SCOPE.test(event.scope)) throw new InvalidAppendError(`invalid scope "${event.scope}" (expected kind:id)`);
     const occurredAt = event.occurredAt ?? now;
     if (Number.isNaN(Date.parse(occurredAt))) throw new InvalidAppendError(`occurredAt "${occurredAt}" is not a date`);
-    const { version, data } = registry.validateForAppend(event.type, event.data);
+    const { version, data } = registry.validateForAppend(event.type, event.data, event.scope);
     return {
       eventId,
       type: event.type,

@@ -1,6 +1,6 @@
 import { Partitioners, type KafkaMessage, type Message, type PartitionMetadata } from 'kafkajs';
 import { z } from 'zod';
-import type { EventRegistry } from '@otog/schemas/events';
+import { SCOPE_KIND_NAMES, SCOPE_KINDS, scopeKindOf, type EventRegistry } from '@otog/schemas/events';
 import type { StoredEvent } from '../eventstore/event-store.ts';
 
 /**
@@ -11,12 +11,8 @@ import type { StoredEvent } from '../eventstore/event-store.ts';
 /** Which topic carries a scope. Must be a function of the scope alone: the transport uses it to find an event again. */
 export type TopicRouter = (scope: string) => string;
 
-/** One topic per ordering domain (scope kind). See infra/prod/kafka.md for partitions and retention. */
-export const OTOG_TOPICS = {
-  user: 'otog.submissions.v1',
-  contest: 'otog.contest-events.v1',
-  chat: 'otog.chat.v1',
-} as const satisfies Record<string, string>;
+/** One topic per ordering domain (scope kind, declared in schemas/events/scopes.ts). Partitions and retention: infra/prod/kafka.md. */
+export const OTOG_TOPICS: readonly string[] = SCOPE_KIND_NAMES.map((kind) => SCOPE_KINDS[kind].topic);
 
 export class UnroutableScopeError extends Error {
   constructor(scope: string) {
@@ -25,12 +21,13 @@ export class UnroutableScopeError extends Error {
   }
 }
 
-/** `user:` -> otog.submissions.v1, `contest:` -> otog.contest-events.v1, `chat:` -> otog.chat.v1. */
+/** The topic of the scope's kind (`user:12` -> otog.submissions.v1, ...). */
 export const defaultTopicForScope: TopicRouter = (scope) => {
-  const kind = scope.slice(0, scope.indexOf(':'));
-  // An unknown kind faults the relay rather than publishing where nobody reads (never skip silently).
-  if (!Object.hasOwn(OTOG_TOPICS, kind)) throw new UnroutableScopeError(scope);
-  return OTOG_TOPICS[kind as keyof typeof OTOG_TOPICS];
+  const kind = scopeKindOf(scope);
+  // An unknown kind faults the relay rather than publishing where nobody reads (never skip silently). The
+  // event store refuses such appends, so only a log written by older code can hold one.
+  if (kind === null) throw new UnroutableScopeError(scope);
+  return SCOPE_KINDS[kind].topic;
 };
 
 export const HEADERS = {

@@ -56,7 +56,7 @@ export interface KafkaTransportOptions {
 /** Kafka messages -> StoredEvent -> applyBatch, one Postgres checkpoint row per topic-partition. */
 export function createKafkaTransport(options: KafkaTransportOptions): EventTransport {
   const { pool, kafka, registry, listener, logger } = options;
-  const topics = options.topics ?? Object.values(OTOG_TOPICS);
+  const topics = options.topics ?? OTOG_TOPICS;
   const topicForScope = options.topicForScope ?? defaultTopicForScope;
   const groupIdPrefix = options.groupIdPrefix ?? 'otog.';
 
