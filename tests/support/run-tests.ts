@@ -1,7 +1,8 @@
 /**
  * `npm test`: starts the services the suites need when the environment does not provide them
  * (DATABASE_URL, REDIS_URL, KAFKA_BROKERS), runs every vitest suite, stops what it started, and ends
- * with one line `N passed, N failed`.
+ * with one line `N passed, N failed` (just before it, `N skipped: ...` names any skipped test, so a skip is
+ * never silent).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,22 +16,27 @@ mkdirSync(artifacts, { recursive: true });
 // One report per run, so two runs side by side never read each other's counts.
 const report = join(artifacts, `vitest-report-${process.pid}.json`);
 
-function countResults(vitestExitCode: number): { passed: number; failed: number } {
+function countResults(vitestExitCode: number): { passed: number; failed: number; skipped: string[] } {
   try {
     const json = JSON.parse(readFileSync(report, 'utf8')) as {
       numPassedTests: number;
       numFailedTests: number;
-      testResults: Array<{ status: string; assertionResults: Array<{ status: string }> }>;
+      testResults: Array<{ name: string; status: string; assertionResults: Array<{ status: string; fullName: string }> }>;
     };
+    const skipped = json.testResults.flatMap((file) =>
+      file.assertionResults
+        .filter((test) => test.status === 'skipped' || test.status === 'pending' || test.status === 'todo')
+        .map((test) => `${file.name.replace(`${root}`, '')} > ${test.fullName}`),
+    );
     // A file that failed outside its tests (load error, failing hook) still counts as one failure.
     const brokenFiles = json.testResults.filter(
       (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
     ).length;
     const failed = json.numFailedTests + brokenFiles;
     // Unhandled errors fail the run without failing a test: never report such a run as all green.
-    return { passed: json.numPassedTests, failed: failed === 0 && vitestExitCode !== 0 ? 1 : failed };
+    return { passed: json.numPassedTests, failed: failed === 0 && vitestExitCode !== 0 ? 1 : failed, skipped };
   } catch {
-    return { passed: 0, failed: 1 };
+    return { passed: 0, failed: 1, skipped: [] };
   } finally {
     rmSync(report, { force: true });
   }
@@ -53,7 +59,8 @@ async function main(): Promise<number> {
       const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...services.env } });
       child.once('exit', (status) => resolve(status ?? 1));
     });
-    const { passed, failed } = countResults(code);
+    const { passed, failed, skipped } = countResults(code);
+    if (skipped.length) console.log(`${skipped.length} skipped: ${skipped.join('; ')}`);
     console.log(`${passed} passed, ${failed} failed`);
     return code === 0 && failed === 0 ? 0 : 1;
   } finally {
