@@ -25,7 +25,8 @@ export interface OtogProcess {
 
 const running = new Set<ChildProcess>();
 
-function exited(child: ChildProcess): Promise<number | null> {
+/** Resolves with the exit code once `child` has exited (null when a signal ended it). */
+export function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
@@ -105,10 +106,10 @@ export function processesUsing(clusterDir: string): number[] {
   return pids;
 }
 
-export { isAlive } from '../../services/api/src/local/postmaster.ts';
+export { isAlive, isPostmasterOf } from '../../services/api/src/local/postmaster.ts';
 
 /** The postmaster's pid and port, from the pid file Postgres itself writes into the cluster directory. */
-export function postmasterOf(clusterDir: string): { pid: number; port: number } {
+export function postmasterOf(clusterDir: string): { pid: number; port: number; socketDir: string } {
   const postmaster = readPostmasterPid(clusterDir);
   if (!postmaster) throw new Error(`no running postmaster recorded in ${clusterDir}`);
   return postmaster;

