@@ -12,6 +12,8 @@
  * - OTOG_JUDGE_CACHE_KEEP: unpacked test-data packages kept when unused (default 32).
  * - OTOG_JUDGE_CHECKER_TIME_LIMIT_MS: a checker run's CPU and wall limit (default and maximum 60000).
  * - OTOG_JUDGE_CLAIM_WAIT_MS: how long one claim long-polls (default 20000, at most 30000).
+ * - OTOG_JUDGE_STOP_WITH_STDIN: 1 drains the worker when its stdin closes (npm start's built-in worker: its
+ *   parent holds the pipe, so the worker never outlives it, even after a kill -9). Default 0.
  * - OTOG_SANDBOX (`bwrap` default, or `unsafe` for development only), OTOG_SANDBOX_ROOT,
  *   OTOG_SANDBOX_FIRST_UID, OTOG_SANDBOX_CGROUP: the sandbox (judge/src/sandbox/config.ts).
  *
@@ -53,6 +55,7 @@ export const workerConfigShape = {
   OTOG_JUDGE_CACHE_KEEP: integer(1, 100_000).default(32),
   OTOG_JUDGE_CLAIM_WAIT_MS: integer(0, 30_000).default(20_000),
   OTOG_SANDBOX_FIRST_UID: integer(1000, 4_000_000_000).default(60100),
+  OTOG_JUDGE_STOP_WITH_STDIN: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
   ...sandboxShape,
 };
 
@@ -84,6 +87,8 @@ export interface WorkerConfig {
   readonly cacheKeep: number;
   readonly claimWaitMs: number;
   readonly checkerTimeLimitMs: number;
+  /** Drain when stdin closes: the parent that started the worker with a pipe is gone (even by kill -9). */
+  readonly stopWithStdin: boolean;
   readonly sandbox: {
     readonly mode: SandboxMode;
     readonly rootDir: string;
@@ -103,6 +108,7 @@ export function readWorkerConfig(env: Env): WorkerConfig {
     cacheKeep: parsed.OTOG_JUDGE_CACHE_KEEP,
     claimWaitMs: parsed.OTOG_JUDGE_CLAIM_WAIT_MS,
     checkerTimeLimitMs: parsed.OTOG_JUDGE_CHECKER_TIME_LIMIT_MS,
+    stopWithStdin: parsed.OTOG_JUDGE_STOP_WITH_STDIN === '1',
     sandbox: {
       mode: parsed.OTOG_SANDBOX,
       rootDir: parsed.OTOG_SANDBOX_ROOT,

@@ -32,6 +32,17 @@ async function main(): Promise<number> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  if (config.stopWithStdin) {
+    // The parent holds the other end of the pipe: it closes when the parent exits, however it exits.
+    process.stdin
+      .once('close', () => {
+        if (signals > 0) return;
+        signals = 1;
+        logger.warn('stdin closed (the process that started this worker is gone): draining');
+        void stop?.();
+      })
+      .resume();
+  }
   const worker = await startWorker({
     apiUrl: config.apiUrl,
     worker: config.worker,

@@ -1,7 +1,7 @@
 /**
  * `npm start` end to end: the real entry point with an embedded Postgres in a temporary data directory.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/local-services.ts';
+import { until } from '../support/until.ts';
 import {
   childEnv,
   exited,
@@ -103,6 +104,21 @@ async function judgesASubmission(port: number, adminPassword: string): Promise<v
   }
 }
 
+/** Pids of the built-in judge workers of an OTOG data directory (by their cache directory). */
+function judgeWorkersOf(dataDir: string): number[] {
+  const marker = `OTOG_JUDGE_CACHE_DIR=${join(dataDir, 'judge-cache')}`;
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('judge/src/main.ts') && readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(marker);
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+}
+
 /** Stops with SIGTERM and checks that the exit was clean and no Postgres process of the data dir is left. */
 async function stopAndCheck(otog: OtogProcess, dataDir: string): Promise<void> {
   const clusterDir = join(dataDir, 'postgres');
@@ -185,10 +201,11 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     const dataDir = join(scratch, 'crash');
     const clusterDir = join(dataDir, 'postgres');
     const port = await freePort();
-    // No judge worker: it would outlive the killed process as well, which is not what this test is about.
-    const env = { OTOG_DATA_DIR: dataDir, PORT: String(port), OTOG_LOCAL_JUDGE_SLOTS: '0' };
+    const env = { OTOG_DATA_DIR: dataDir, PORT: String(port) };
     const crashed = await startOtog(env);
     const { pid: orphan, socketDir } = postmasterOf(clusterDir);
+    await until('the built-in judge worker runs', () => judgeWorkersOf(dataDir).length === 1, 30_000);
+    const [worker] = judgeWorkersOf(dataDir);
     expect(isPostmasterOf(orphan, clusterDir)).toBe(true);
     // A pid reused by another process is never taken for the postmaster.
     expect(isPostmasterOf(process.pid, clusterDir)).toBe(false);
@@ -197,6 +214,8 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     // Nothing stopped it: this Postgres and its pid file are what used to block the next start.
     expect(isAlive(orphan)).toBe(true);
     expect(processesUsing(clusterDir)).toContain(orphan);
+    // The judge worker's stdin pipe closed with its parent: it drains and exits by itself.
+    await until('the orphaned judge worker exits', () => !isAlive(worker!), 30_000);
 
     const restarted = await startOtog(env);
     expect(restarted.output().stdout).toContain(`OTOG is running at http://localhost:${port}/`);

@@ -59,8 +59,10 @@ export function startLocalWorker(options: {
         OTOG_JUDGE_WORKER: LOCAL_WORKER,
         OTOG_JUDGE_TOKEN: options.token,
         OTOG_JUDGE_SLOTS: String(options.slots),
+        // The pipe on its stdin closes when this process dies in any way: the worker then drains and exits.
+        OTOG_JUDGE_STOP_WITH_STDIN: '1',
       },
-      stdio: ['ignore', 'inherit', 'pipe'],
+      stdio: ['pipe', 'inherit', 'pipe'],
     });
     child = worker;
     let stderr = '';
