@@ -32,8 +32,13 @@ describe('configuration', () => {
       cacheKeep: 32,
       claimWaitMs: 20_000,
       checkerTimeLimitMs: 60_000,
+      stopWithStdin: false,
       sandbox: { mode: 'bwrap', rootDir: '/var/lib/otog-judge/sandbox', firstUid: 60100, cgroupParent: 'otog-judge' },
     });
+    expect(readWorkerConfig({ OTOG_API_URL: 'http://api:3000', OTOG_JUDGE_WORKER: 'w1', OTOG_JUDGE_TOKEN: TOKEN, OTOG_JUDGE_STOP_WITH_STDIN: '1' }).stopWithStdin).toBe(true);
+    expect(() => readWorkerConfig({ OTOG_API_URL: 'http://api:3000', OTOG_JUDGE_WORKER: 'w1', OTOG_JUDGE_TOKEN: TOKEN, OTOG_JUDGE_STOP_WITH_STDIN: 'yes' })).toThrow(
+      /OTOG_JUDGE_STOP_WITH_STDIN: must be 0 or 1/,
+    );
   });
 
   it('names every bad or missing variable at once', () => {
