@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '@otog/platform/db/pool';
 import type { AppendResult, NewEvent } from '@otog/platform/eventstore/event-store';
-import { checkUpload, globalListFilter } from '@otog/api/modules/submissions/rules';
+import { canSeeSubmission, checkUpload, globalListFilter, visibleProblemsFilter } from '@otog/api/modules/submissions/rules';
+import { createSubmissionQueries } from '@otog/api/modules/submissions/submission-queries';
 import { subtaskRows } from '@otog/api/modules/submissions/present';
 import { submissionContract as contract, type Submission } from '@otog/schemas/api/submission';
 import { startStack, type CallOptions, type Stack, type TestUser } from './support/stack.ts';
@@ -43,6 +44,13 @@ async function problem(options: { name: string; show: boolean; score?: number })
   ]);
   await stack.deps.projections.waitFor('problems', { ...appended.lastPosition, scope }, 10_000);
   return problemId;
+}
+
+/** Shows or hides a problem from its event, as the admin's PATCH /problem/:id would. */
+async function setShow(problemId: number, show: boolean): Promise<void> {
+  const scope = `problem:${problemId}`;
+  const appended = await stack.deps.store.append(`problem-${problemId}`, [{ type: 'ProblemVisibilityChanged', scope, data: { problemId, show } }]);
+  await stack.deps.projections.waitFor('problems', { ...appended.lastPosition, scope }, 10_000);
 }
 
 type Form = NonNullable<CallOptions['form']>;
@@ -561,6 +569,113 @@ describe('lists', () => {
   });
 });
 
+describe('submissions to hidden problems', () => {
+  // `owner` submitted to `later` while it was shown, then it was hidden; their `open` ones stay shown.
+  let owner: TestUser;
+  let other: TestUser;
+  let open: number;
+  let later: number;
+  let shownIds: number[];
+  let hiddenIds: number[];
+  let adminHidden: number;
+
+  const NOT_FOUND = { message: 'Submission not found' };
+  const newestFirst = (list: readonly number[]) => [...list].sort((a, b) => b - a);
+  const nonAdmins = () => [null, owner, other];
+
+  beforeAll(async () => {
+    owner = await stack.createUser();
+    other = await stack.createUser();
+    open = await problem({ name: 'Open Problem', show: true });
+    later = await problem({ name: 'Later Hidden', show: true });
+    shownIds = [(await submit(owner, open)).id, (await submit(owner, open)).id];
+    hiddenIds = [(await submit(owner, later)).id, (await submit(owner, later)).id];
+    await appendToSubmission(hiddenIds[0]!, `user:${owner.id}`, [judgedEvent(hiddenIds[0]!, 1)]);
+    await setShow(later, false);
+    adminHidden = (await submit(admin, later)).id;
+  });
+
+  it('GET /submission/:id: 404 to anonymous, other users and the owner; admins see it; shown problems unaffected', async () => {
+    for (const as of nonAdmins()) {
+      for (const submissionId of [...hiddenIds, adminHidden]) {
+        expect(await stack.expectCall(contract.getSubmission, 404, { as, params: { submissionId } }), `${as?.username} ${submissionId}`).toEqual(NOT_FOUND);
+      }
+      for (const submissionId of shownIds) expect((await get(submissionId, as)).problem.id).toBe(open);
+    }
+    expect(await get(hiddenIds[0]!, admin)).toMatchObject({ userId: owner.id, problem: { id: later, name: 'Later Hidden' }, submissionResult: { score: 67 } });
+    expect((await get(adminHidden, admin)).problem.id).toBe(later);
+  });
+
+  it('GET /code and PATCH /share: 404 to non-admins even once shared; admins read and share; shown problems unaffected', async () => {
+    expect(await stack.expectCall(contract.shareSubmission, 200, { as: admin, params: { submissionId: hiddenIds[0]! }, body: { show: true } })).toEqual({ public: true });
+    for (const as of nonAdmins()) {
+      for (const submissionId of hiddenIds) {
+        expect(await stack.expectCall(contract.getSubmissionWithSourceCode, 404, { as, params: { submissionId } }), `${as?.username} ${submissionId}`).toEqual(NOT_FOUND);
+      }
+    }
+    for (const as of [owner, other]) {
+      expect(await stack.expectCall(contract.shareSubmission, 404, { as, params: { submissionId: hiddenIds[1]! }, body: { show: true } })).toEqual(NOT_FOUND);
+    }
+    expect((await stack.expectCall(contract.getSubmissionWithSourceCode, 200, { as: admin, params: { submissionId: hiddenIds[1]! } })).sourceCode).toBe(C_SOURCE);
+    expect(await stack.expectCall(contract.shareSubmission, 200, { as: admin, params: { submissionId: hiddenIds[1]! }, body: { show: false } })).toEqual({ public: false });
+    expect((await stack.expectCall(contract.getSubmissionWithSourceCode, 200, { as: owner, params: { submissionId: shownIds[0]! } })).sourceCode).toBe(C_SOURCE);
+    await stack.expectCall(contract.getSubmissionWithSourceCode, 403, { as: other, params: { submissionId: shownIds[0]! } });
+  });
+
+  it('GET /submission and /submission/user/:id(/problem/:id): left out for non-admins, in SQL (pages stay full); admins see them', async () => {
+    const all = { limit: 1_000 };
+    const byUser = (as: TestUser | null, query: Record<string, number> = all) =>
+      stack.expectCall(contract.getSubmissionsByUserId, 200, { as, params: { userId: owner.id }, query });
+    const global = (as: TestUser | null, query: Record<string, string | number> = {}) => stack.expectCall(contract.getSubmissions, 200, { as, query: { ...all, ...query } });
+    const onLater = (as: TestUser) => stack.expectCall(contract.getSubmissionsByUserIdAndProblemId, 200, { as, params: { userId: owner.id, problemId: later } });
+
+    for (const as of nonAdmins()) {
+      const who = as?.username ?? 'anonymous';
+      expect(ids(await byUser(as)), who).toEqual(newestFirst(shownIds));
+      expect(ids(await global(as, { userId: owner.id })), who).toEqual(newestFirst(shownIds));
+      const everyone = await global(as);
+      expect(everyone.filter((row) => row.problem.id === later), who).toEqual([]);
+      expect(ids(everyone), who).toEqual(expect.arrayContaining(shownIds));
+      expect(await global(as, { problemSearch: 'later hidden' }), who).toEqual([]);
+      // The newest of the owner's are hidden: a page of one still holds the newest visible one.
+      expect(ids(await byUser(as, { limit: 1 })), who).toEqual([shownIds[1]]);
+      expect(ids(await global(as, { userId: owner.id, limit: 1 })), who).toEqual([shownIds[1]]);
+    }
+    for (const as of [owner, other]) expect(await onLater(as)).toEqual([]);
+
+    const everyOwned = newestFirst([...shownIds, ...hiddenIds]);
+    expect(ids(await byUser(admin))).toEqual(everyOwned);
+    expect(ids(await global(admin, { userId: owner.id }))).toEqual(everyOwned);
+    expect(ids(await global(admin, { problemSearch: 'later hidden' }))).toEqual(newestFirst([...hiddenIds, adminHidden]));
+    expect(ids(await onLater(admin))).toEqual(newestFirst(hiddenIds));
+  });
+
+  it('GET /submission/latest and /problem/:id/latest: the newest the caller may see', async () => {
+    expect((await stack.expectCall(contract.getLatestSubmissionByUserId, 200, { as: owner })).submission?.id).toBe(shownIds[1]);
+    expect(await stack.expectCall(contract.getLatestSubmissionByProblemId, 200, { as: owner, params: { problemId: later } })).toEqual({ submission: null });
+    expect((await stack.expectCall(contract.getLatestSubmissionByProblemId, 200, { as: owner, params: { problemId: open } })).submission?.id).toBe(shownIds[1]);
+    expect((await stack.expectCall(contract.getLatestSubmissionByUserId, 200, { as: admin })).submission).toMatchObject({ id: adminHidden, problem: { id: later } });
+    expect((await stack.expectCall(contract.getLatestSubmissionByProblemId, 200, { as: admin, params: { problemId: later } })).submission?.id).toBe(adminHidden);
+  });
+
+  it('the list query lets through the hidden problems the contest context allows', async () => {
+    const queries = createSubmissionQueries(stack.deps.pool);
+    const list = (hiddenAllowed: number[]) => queries.list({ userId: owner.id, visibleProblems: { hiddenAllowed } }, { limit: 100 });
+    expect((await list([])).map((row) => row.id)).toEqual(newestFirst(shownIds));
+    expect((await list([later])).map((row) => row.id)).toEqual(newestFirst([...shownIds, ...hiddenIds]));
+  });
+
+  it('showing the problem again shows its submissions again', async () => {
+    await setShow(later, true);
+    try {
+      expect((await get(hiddenIds[1]!, other)).problem).toMatchObject({ id: later, name: 'Later Hidden' });
+      expect(ids(await stack.expectCall(contract.getSubmissionsByUserId, 200, { params: { userId: owner.id } }))).toEqual(newestFirst([...shownIds, ...hiddenIds]));
+    } finally {
+      await setShow(later, false);
+    }
+  });
+});
+
 describe('upload rate limit', () => {
   let limited: Stack;
   beforeAll(async () => {
@@ -599,13 +714,28 @@ describe('rules (pure)', () => {
     expect(check('c', `${'n'.repeat(300)}.c`)).toMatchObject({ ok: false });
   });
 
+  const user = { id: 5, username: 'u', showName: 'U', role: 'user' as const, rating: null };
+  const adminUser = { ...user, id: 6, role: 'admin' as const };
+
   it('globalListFilter: OTOG’s visibility by caller', () => {
-    const user = { id: 5, username: 'u', showName: 'U', role: 'user' as const, rating: null };
-    const adminUser = { ...user, id: 6, role: 'admin' as const };
-    expect(globalListFilter(null, {})).toEqual({ nonContest: true, ofUsersOnly: true });
-    expect(globalListFilter(user, { userId: 5, problemSearch: '  ' })).toEqual({ userId: 5 });
-    expect(globalListFilter(user, { userId: 7 })).toEqual({ userId: 7, nonContest: true, ofUsersOnly: true });
+    const shownOnly = { visibleProblems: { hiddenAllowed: [] } };
+    expect(globalListFilter(null, {})).toEqual({ nonContest: true, ofUsersOnly: true, ...shownOnly });
+    expect(globalListFilter(user, { userId: 5, problemSearch: '  ' })).toEqual({ userId: 5, ...shownOnly });
+    expect(globalListFilter(user, { userId: 7 })).toEqual({ userId: 7, nonContest: true, ofUsersOnly: true, ...shownOnly });
     expect(globalListFilter(adminUser, { problemSearch: 'ab' })).toEqual({ problemSearch: 'ab', nonContest: true });
+  });
+
+  it('hidden problems: admins, and users the contest context allows (never anonymous)', () => {
+    const context = { runningContestProblemIds: new Set([3]) };
+    expect(visibleProblemsFilter(adminUser)).toEqual({});
+    expect(visibleProblemsFilter(null, context)).toEqual({ visibleProblems: { hiddenAllowed: [] } });
+    expect(visibleProblemsFilter(user, context)).toEqual({ visibleProblems: { hiddenAllowed: [3] } });
+    const facts = { userId: 5, problemId: 3, problemShow: false, contestId: null, public: true };
+    expect(canSeeSubmission(user, facts)).toBe(false);
+    expect(canSeeSubmission(null, facts, context)).toBe(false);
+    expect(canSeeSubmission(adminUser, facts)).toBe(true);
+    expect(canSeeSubmission(user, facts, context)).toBe(true);
+    expect(canSeeSubmission(null, { ...facts, problemShow: true })).toBe(true);
   });
 
   it('subtaskRows: subtasks and verdicts sorted, ids derived from the submission id', () => {

@@ -11,7 +11,17 @@ import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
 import { CONTEST_NOT_FOUND, contestExists } from '../contests/contest-lookup.ts';
 import { toDetail, toSubmission } from './present.ts';
-import { canReadCode, canSeeSubmission, canShare, checkUpload, globalListFilter, UPLOAD_MESSAGES, userListFilter } from './rules.ts';
+import {
+  canReadCode,
+  canSeeItsProblem,
+  canSeeSubmission,
+  canShare,
+  checkUpload,
+  globalListFilter,
+  UPLOAD_MESSAGES,
+  userListFilter,
+  visibleProblemsFilter,
+} from './rules.ts';
 import { createSubmission, rejudgeAll, rejudgeSubmission, shareSubmission } from './submission-commands.ts';
 import { createSubmissionQueries } from './submission-queries.ts';
 
@@ -45,12 +55,18 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
   serve(app, submissionContract.getContestSubmissions, async (request) => {
     await assertContest(request.params.contestId);
     const { offset, limit, userId, problemId } = request.query;
-    const filter = { contestId: request.params.contestId, ...(userId ? { userId } : {}), ...(problemId ? { problemId } : {}) };
+    const filter = {
+      contestId: request.params.contestId,
+      ...(userId ? { userId } : {}),
+      ...(problemId ? { problemId } : {}),
+      ...visibleProblemsFilter(request.auth),
+    };
     return (await queries.list(filter, { offset, limit })).map(toSubmission);
   });
 
   serve(app, submissionContract.getLatestSubmissionByProblemId, async (request) => {
-    const latest = await queries.latest(caller(request).id, request.params.problemId);
+    const user = caller(request);
+    const latest = await queries.latest({ userId: user.id, problemId: request.params.problemId, ...visibleProblemsFilter(user) });
     return { submission: latest && toDetail(latest) };
   });
 
@@ -100,7 +116,8 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
   );
 
   serve(app, submissionContract.getLatestSubmissionByUserId, async (request) => {
-    const latest = await queries.latest(caller(request).id);
+    const user = caller(request);
+    const latest = await queries.latest({ userId: user.id, ...visibleProblemsFilter(user) });
     return { submission: latest && toDetail(latest) };
   });
 
@@ -123,6 +140,7 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
 
   serve(app, submissionContract.getSubmissionWithSourceCode, async (request) => {
     const submission = await existing(request.params.submissionId);
+    if (!canSeeItsProblem(request.auth, submission)) throw notFound(SUBMISSION_NOT_FOUND);
     if (!canReadCode(request.auth, submission)) throw forbidden('Forbidden');
     return toDetail(submission);
   });
@@ -130,7 +148,7 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
   serve(app, submissionContract.shareSubmission, async (request) => {
     const user = caller(request);
     const submission = await queries.facts(request.params.submissionId);
-    if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
+    if (!submission || !canSeeItsProblem(user, submission)) throw notFound(SUBMISSION_NOT_FOUND);
     if (!canShare(user, submission)) throw forbidden('Forbidden');
     if (submission.public !== request.body.show) await shareSubmission(deps, submission, request.body.show, user.id);
     return { public: request.body.show };

@@ -4,6 +4,7 @@
  */
 import { LANGUAGES, type Language } from '@otog/schemas/common/judging';
 import type { AuthUser } from '../../http/access.ts';
+import { canSeeProblem, type VisibilityContext } from '../problems/visibility.ts';
 
 /** What a list query may return; every field narrows it. */
 export interface ListFilter {
@@ -18,11 +19,15 @@ export interface ListFilter {
   readonly problemSearch?: string;
   /** Show name contains (case-insensitive). */
   readonly userSearch?: string;
+  /** Only submissions to shown problems, or to the hidden ones listed here (absent: every problem). */
+  readonly visibleProblems?: { readonly hiddenAllowed: readonly number[] };
 }
 
 /** The facts of a submission the access rules look at. */
 export interface SubmissionFacts {
   readonly userId: number;
+  readonly problemId: number;
+  readonly problemShow: boolean;
   readonly contestId: number | null;
   readonly public: boolean;
 }
@@ -31,13 +36,40 @@ const isAdmin = (user: AuthUser | null): boolean => user?.role === 'admin';
 const isOwner = (user: AuthUser | null, submission: SubmissionFacts): boolean => user !== null && user.id === submission.userId;
 
 /**
+ * A submission shows its problem (name, limits, verdicts), so it is seen only by who may see the problem
+ * (canSeeProblem): a hidden problem's submissions are for admins, or for the contest context. DOMAIN.md says
+ * nothing of your own submissions to a problem hidden later: they are hidden too, as OTOG hides hidden
+ * problems from non-admins. Routes answer such a submission as absent (404), so hidden problems stay unknown.
+ */
+export function canSeeItsProblem(user: AuthUser | null, submission: SubmissionFacts, context: VisibilityContext = {}): boolean {
+  return canSeeProblem({ id: submission.problemId, show: submission.problemShow }, user, context);
+}
+
+/**
+ * canSeeItsProblem for the list queries, applied in SQL so pages stay full: nothing for admins; for the
+ * others shown problems, plus the hidden ones the context lets a signed-in user see.
+ */
+export function visibleProblemsFilter(user: AuthUser | null, context: VisibilityContext = {}): Pick<ListFilter, 'visibleProblems'> {
+  if (isAdmin(user)) return {};
+  return { visibleProblems: { hiddenAllowed: user ? [...(context.runningContestProblemIds ?? [])] : [] } };
+}
+
+/**
  * GET /submission (OTOG): your own list (userId = you) includes your contest submissions; an admin sees
  * every non-contest submission (optionally of userId); everyone else sees non-contest submissions of
  * role-`user` accounts (optionally of userId).
  */
-export function globalListFilter(user: AuthUser | null, query: { userId?: number | undefined; problemSearch?: string | undefined }): ListFilter {
+export function globalListFilter(
+  user: AuthUser | null,
+  query: { userId?: number | undefined; problemSearch?: string | undefined },
+  context: VisibilityContext = {},
+): ListFilter {
   const problemSearch = query.problemSearch?.trim() || undefined;
-  const base = { ...(query.userId === undefined ? {} : { userId: query.userId }), ...(problemSearch ? { problemSearch } : {}) };
+  const base = {
+    ...(query.userId === undefined ? {} : { userId: query.userId }),
+    ...(problemSearch ? { problemSearch } : {}),
+    ...visibleProblemsFilter(user, context),
+  };
   if (user && query.userId === user.id) return base;
   if (isAdmin(user)) return { ...base, nonContest: true };
   return { ...base, nonContest: true, ofUsersOnly: true };
@@ -48,13 +80,17 @@ export function globalListFilter(user: AuthUser | null, query: { userId?: number
  * themself — OTOG let anyone read others' contest results here; contest results follow the scoreboard
  * policy, so they stay out.
  */
-export function userListFilter(user: AuthUser | null, userId: number, problemId?: number): ListFilter {
-  const filter: ListFilter = { userId, ...(problemId === undefined ? {} : { problemId }) };
+export function userListFilter(user: AuthUser | null, userId: number, problemId?: number, context: VisibilityContext = {}): ListFilter {
+  const filter: ListFilter = { userId, ...(problemId === undefined ? {} : { problemId }), ...visibleProblemsFilter(user, context) };
   return isAdmin(user) || user?.id === userId ? filter : { ...filter, nonContest: true };
 }
 
-/** GET /submission/:id: another user's contest submission is hidden from non-admins (as if absent). */
-export function canSeeSubmission(user: AuthUser | null, submission: SubmissionFacts): boolean {
+/**
+ * GET /submission/:id: another user's contest submission, and one to a problem the caller may not see, are
+ * hidden from non-admins (as if absent).
+ */
+export function canSeeSubmission(user: AuthUser | null, submission: SubmissionFacts, context: VisibilityContext = {}): boolean {
+  if (!canSeeItsProblem(user, submission, context)) return false;
   return submission.contestId === null || isAdmin(user) || isOwner(user, submission);
 }
 

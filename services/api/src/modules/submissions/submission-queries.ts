@@ -6,7 +6,7 @@ import { problemsProjection, submissionsProjection } from '@otog/projections';
 import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import type { Language, SubmissionStatus, SubtaskResult } from '@otog/schemas/common/judging';
 import { readModel } from '../../http/read-models.ts';
-import type { ListFilter } from './rules.ts';
+import type { ListFilter, SubmissionFacts } from './rules.ts';
 
 export interface SubmissionRow {
   readonly id: number;
@@ -18,6 +18,8 @@ export interface SubmissionRow {
   readonly userId: number;
   readonly problemId: number;
   readonly problemName: string;
+  /** Whether the problem is shown: who may see the submission (rules.ts canSeeItsProblem). */
+  readonly problemShow: boolean;
   readonly timeLimit: number;
   readonly memoryLimit: number;
   readonly problemScore: number;
@@ -65,7 +67,7 @@ export function createSubmissionQueries(pool: DatabasePool) {
     const detail = options.detail ? sql.fragment`, s.source_code AS "sourceCode", s.subtask_results AS "subtaskResults"` : sql.fragment``;
     return pool.any(sql.unsafe`
       SELECT s.id, s.status, s.contest_id AS "contestId", s.language, s.creation_date AS "creationDate", s.public,
-        s.user_id AS "userId", p.id AS "problemId", p.name AS "problemName", p.time_limit AS "timeLimit",
+        s.user_id AS "userId", p.id AS "problemId", p.name AS "problemName", p.show AS "problemShow", p.time_limit AS "timeLimit",
         p.memory_limit AS "memoryLimit", p.score AS "problemScore", a.username, a.show_name AS "showName", a.role, a.rating,
         s.result, s.score, s.time_used AS "timeUsed", s.mem_used AS "memUsed", s.errmsg ${detail}
       FROM ${submissions} s
@@ -86,6 +88,7 @@ export function createSubmissionQueries(pool: DatabasePool) {
     if (filter.ofUsersOnly) where.push(sql.fragment`a.role = 'user'`);
     if (filter.problemSearch) where.push(sql.fragment`p.name ILIKE ${likeContains(filter.problemSearch)}`);
     if (filter.userSearch) where.push(sql.fragment`a.show_name ILIKE ${likeContains(filter.userSearch)}`);
+    if (filter.visibleProblems) where.push(sql.fragment`(p.show OR p.id = ANY(${sql.array(filter.visibleProblems.hiddenAllowed, 'int4')}))`);
     return where;
   }
 
@@ -100,9 +103,9 @@ export function createSubmissionQueries(pool: DatabasePool) {
       return (row as unknown as SubmissionDetailRow | undefined) ?? null;
     },
 
-    /** A user's newest submission (of one problem, when given), contest ones included. */
-    async latest(userId: number, problemId?: number): Promise<SubmissionDetailRow | null> {
-      const [row] = await select(conditions({ userId, ...(problemId === undefined ? {} : { problemId }) }), { detail: true, limit: 1 });
+    /** The newest submission the filter allows (a user's, of one problem when given), contest ones included. */
+    async latest(filter: ListFilter): Promise<SubmissionDetailRow | null> {
+      const [row] = await select(conditions(filter), { detail: true, limit: 1 });
       return (row as unknown as SubmissionDetailRow | undefined) ?? null;
     },
 
@@ -123,16 +126,12 @@ export function createSubmissionQueries(pool: DatabasePool) {
       }>;
     },
 
-    /** The facts the access rules need, without the joins (commands on a submission). */
-    async facts(id: number): Promise<{ id: number; userId: number; contestId: number | null; public: boolean } | null> {
-      const { submissions } = await submissionTables();
+    /** The facts the access rules need, without the user's join (commands on a submission). */
+    async facts(id: number): Promise<(SubmissionFacts & { id: number }) | null> {
+      const [{ submissions }, { problems }] = await Promise.all([submissionTables(), problemTables()]);
       return (await pool.maybeOne(sql.unsafe`
-        SELECT id, user_id AS "userId", contest_id AS "contestId", public FROM ${submissions} WHERE id = ${id}`)) as {
-        id: number;
-        userId: number;
-        contestId: number | null;
-        public: boolean;
-      } | null;
+        SELECT s.id, s.user_id AS "userId", s.problem_id AS "problemId", p.show AS "problemShow", s.contest_id AS "contestId", s.public
+        FROM ${submissions} s JOIN ${problems} p ON p.id = s.problem_id WHERE s.id = ${id}`)) as (SubmissionFacts & { id: number }) | null;
     },
   };
 }
