@@ -6,16 +6,17 @@ import { createPool, type DatabasePool, type Interceptor } from 'slonik';
 import { createPgDriverFactory } from '@slonik/pg-driver';
 import { sql } from '@otog/platform/db/pool';
 import type { NotificationListener } from '@otog/platform/db/listen';
-import type { EventStore, NewEvent, StoredEvent } from '@otog/platform/eventstore/event-store';
+import type { EventStore, NewEvent } from '@otog/platform/eventstore/event-store';
 import { comparePositions, LOG_START, type Position } from '@otog/platform/eventstore/position';
 import type { EventConsumer } from '@otog/platform/runner/consumer';
-import { defineProjection, slotConsumerName, slotTables, type ProjectionDefinition } from '@otog/platform/runner/projection';
+import { projectionOver, slotConsumerName, slotTables, type ProjectionDefinition } from '@otog/platform/runner/projection';
+import type { TestEventMap } from '../../tests/support/test-events.ts';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { int, now, progressPrinter } from './stats.ts';
 
 export const COUNTERS = 16;
 
-type Counter = { counter: string; by: number; seq?: number };
+const defineProjection = projectionOver<TestEventMap>();
 
 export function counterEvent(i: number): NewEvent {
   return {
@@ -33,16 +34,16 @@ export function counterSumProjection(name = 'counter_sum', version = 1) {
   return defineProjection({
     name,
     version,
-    handles: ['CounterIncremented'],
     tables: ['totals'],
     async setup(tx, t) {
       await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.totals} (
         counter text PRIMARY KEY, total bigint NOT NULL, events bigint NOT NULL)`);
     },
-    async apply(tx, events: readonly StoredEvent[], t) {
+    batch: {
+      handles: ['CounterIncremented'],
+      async apply(tx, events, t) {
       const sums = new Map<string, { total: number; events: number }>();
-      for (const event of events) {
-        const data = event.data as Counter;
+      for (const { data } of events) {
         const entry = sums.get(data.counter) ?? { total: 0, events: 0 };
         entry.total += data.by;
         entry.events += 1;
@@ -55,6 +56,7 @@ export function counterSumProjection(name = 'counter_sum', version = 1) {
           ['text', 'int8', 'int8'],
         )}
         ON CONFLICT (counter) DO UPDATE SET total = ${t.totals}.total + excluded.total, events = ${t.totals}.events + excluded.events`);
+      },
     },
   });
 }
@@ -68,7 +70,6 @@ export function batchedLedgerProjection(name = 'ledger_batched', version = 1) {
   return defineProjection({
     name,
     version,
-    handles: ['CounterIncremented'],
     tables: ['applied', 'totals'],
     async setup(tx, t) {
       await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.applied} (
@@ -77,16 +78,17 @@ export function batchedLedgerProjection(name = 'ledger_batched', version = 1) {
       await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.totals} (
         counter text PRIMARY KEY, total bigint NOT NULL, events int NOT NULL, last_seq int)`);
     },
-    async apply(tx, events: readonly StoredEvent[], t) {
+    batch: {
+      handles: ['CounterIncremented'],
+      async apply(tx, events, t) {
       await tx.query(sql.unsafe`
         INSERT INTO ${t.applied} (event_id, txid, gpos, stream_id, seq, occurred_at)
         SELECT * FROM ${sql.unnest(
-          events.map((e) => [e.eventId, e.txid.toString(), e.gpos.toString(), e.streamId, (e.data as Counter).seq ?? null, e.occurredAt]),
+          events.map((e) => [e.eventId, e.txid.toString(), e.gpos.toString(), e.streamId, e.data.seq ?? null, e.occurredAt]),
           ['uuid', 'xid8', 'int8', 'text', 'int4', 'timestamptz'],
         )}`);
       const totals = new Map<string, { total: number; events: number; lastSeq: number | null }>();
-      for (const event of events) {
-        const data = event.data as Counter;
+      for (const { data } of events) {
         const entry = totals.get(data.counter) ?? { total: 0, events: 0, lastSeq: null };
         entry.total += data.by;
         entry.events += 1;
@@ -101,6 +103,7 @@ export function batchedLedgerProjection(name = 'ledger_batched', version = 1) {
         )}
         ON CONFLICT (counter) DO UPDATE SET total = ${t.totals}.total + excluded.total,
           events = ${t.totals}.events + excluded.events, last_seq = excluded.last_seq`);
+      },
     },
   });
 }
@@ -192,7 +195,7 @@ export async function foldToHead(options: {
   let handlerMs = 0;
   const consumer: EventConsumer = {
     name: slotConsumerName(definition.name, version),
-    types: new Set(definition.handles),
+    types: definition.handles,
     async handle(tx, events) {
       const t = now();
       await definition.apply(tx, events, tables);

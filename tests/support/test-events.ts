@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createEventRegistry, defineEvent, otogEvents } from '@otog/schemas/events';
+import { createEventRegistry, defineEvent, otogEvents, type EventDataOf, type OtogEventMap } from '@otog/schemas/events';
 
 /** Events used only by the platform suites (the product's catalogue lives in schemas/events). */
 /** The platform suites append test events with every kind of scope. */
@@ -27,3 +27,9 @@ export const TaskRenamed = defineEvent({
 
 /** The product's catalogue plus the test events, so product projections can run in the platform suites. */
 export const testRegistry = createEventRegistry([...otogEvents, CounterIncremented, TaskRenamed]);
+
+/** Each event type of testRegistry with its data, for typed test projections (projectionOver). */
+export type TestEventMap = OtogEventMap & {
+  CounterIncremented: EventDataOf<typeof CounterIncremented>;
+  TaskRenamed: EventDataOf<typeof TaskRenamed>;
+};

@@ -1,8 +1,8 @@
 import { sql } from '@otog/platform/db/pool';
-import type { StoredEvent } from '@otog/platform/eventstore/event-store';
-import { defineProjection } from '@otog/platform/runner/projection';
+import { projectionOver } from '@otog/platform/runner/projection';
+import type { TestEventMap } from './test-events.ts';
 
-type Counter = { counter: string; by: number; seq?: number };
+const defineProjection = projectionOver<TestEventMap>();
 
 /**
  * A ledger of every application (no unique key on purpose: a double application shows up as a second
@@ -13,7 +13,6 @@ export function ledgerProjection(options: { name?: string; version?: number; blo
   return defineProjection({
     name: options.name ?? 'ledger',
     version: options.version ?? 1,
-    handles: ['CounterIncremented'],
     tables: ['applied', 'totals'],
     async setup(tx, t) {
       await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.applied} (
@@ -22,28 +21,22 @@ export function ledgerProjection(options: { name?: string; version?: number; blo
       await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.totals} (
         counter text PRIMARY KEY, total bigint NOT NULL, events int NOT NULL, last_seq int)`);
     },
-    async apply(tx, events: readonly StoredEvent[], t) {
-      for (const event of events) {
-        const data = event.data as Counter;
+    on: {
+      async CounterIncremented(tx, event, t) {
+        const { data } = event;
         if (options.failOnBy !== undefined && data.by === options.failOnBy) throw new Error(`refusing by=${data.by}`);
         if (options.blockOnSeq !== undefined && data.seq === options.blockOnSeq) {
           await tx.query(sql.unsafe`SELECT pg_advisory_lock(4242)`);
           await tx.query(sql.unsafe`SELECT pg_advisory_unlock(4242)`);
         }
-      }
-      await tx.query(sql.unsafe`
-        INSERT INTO ${t.applied} (event_id, txid, gpos, stream_id, seq, occurred_at)
-        SELECT * FROM ${sql.unnest(
-          events.map((e) => [e.eventId, e.txid.toString(), e.gpos.toString(), e.streamId, (e.data as Counter).seq ?? null, e.occurredAt]),
-          ['uuid', 'xid8', 'int8', 'text', 'int4', 'timestamptz'],
-        )}`);
-      for (const event of events) {
-        const data = event.data as Counter;
+        await tx.query(sql.unsafe`
+          INSERT INTO ${t.applied} (event_id, txid, gpos, stream_id, seq, occurred_at)
+          VALUES (${event.eventId}, ${event.txid.toString()}::xid8, ${event.gpos.toString()}::int8, ${event.streamId}, ${data.seq ?? null}, ${event.occurredAt})`);
         await tx.query(sql.unsafe`
           INSERT INTO ${t.totals} (counter, total, events, last_seq) VALUES (${data.counter}, ${data.by}, 1, ${data.seq ?? null})
           ON CONFLICT (counter) DO UPDATE SET total = ${t.totals}.total + excluded.total,
             events = ${t.totals}.events + 1, last_seq = excluded.last_seq`);
-      }
+      },
     },
   });
 }

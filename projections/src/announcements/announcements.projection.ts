@@ -1,18 +1,6 @@
 import { sql } from '@otog/platform/db/pool';
-import type { StoredEvent } from '@otog/platform/eventstore/event-store';
 import { defineProjection } from '@otog/platform/runner/projection';
-import {
-  AnnouncementCreated,
-  AnnouncementDeleted,
-  AnnouncementUpdated,
-  AnnouncementVisibilityChanged,
-  type EventDataOf,
-} from '@otog/schemas/events';
-
-type Created = EventDataOf<typeof AnnouncementCreated>;
-type Updated = EventDataOf<typeof AnnouncementUpdated>;
-type VisibilityChanged = EventDataOf<typeof AnnouncementVisibilityChanged>;
-type Deleted = EventDataOf<typeof AnnouncementDeleted>;
+import { AnnouncementCreated, AnnouncementDeleted, AnnouncementUpdated, AnnouncementVisibilityChanged } from '@otog/schemas/events';
 
 /**
  * Announcements as GET /announcement serves them, one row per live announcement (`contest_id` null = a
@@ -23,7 +11,6 @@ type Deleted = EventDataOf<typeof AnnouncementDeleted>;
 export const announcementsProjection = defineProjection({
   name: 'announcements',
   version: 1,
-  handles: [AnnouncementCreated.type, AnnouncementUpdated.type, AnnouncementVisibilityChanged.type, AnnouncementDeleted.type],
   tables: ['announcements'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.announcements} (
@@ -39,40 +26,27 @@ export const announcementsProjection = defineProjection({
       sql.unsafe`CREATE INDEX IF NOT EXISTS ${sql.identifier([`${table}_contest`])} ON ${t.announcements} (contest_id, id DESC)`,
     );
   },
-  async apply(tx, events: readonly StoredEvent[], t) {
-    for (const event of events) {
-      const at = event.occurredAt;
-      switch (event.type) {
-        case AnnouncementCreated.type: {
-          const data = event.data as Created;
-          await tx.query(sql.unsafe`
-            INSERT INTO ${t.announcements} (id, value, show, contest_id, created_at, updated_at)
-            VALUES (${data.announcementId}, ${data.value}, false, ${data.contestId}, ${at}, ${at})
-            ON CONFLICT (id) DO UPDATE SET value = excluded.value, show = excluded.show, contest_id = excluded.contest_id,
-              created_at = excluded.created_at, updated_at = excluded.updated_at`);
-          break;
-        }
-        case AnnouncementUpdated.type: {
-          const data = event.data as Updated;
-          // Absent fields keep their value; an explicit `contestId: null` makes the announcement global.
-          const show = data.show === undefined ? sql.fragment`show` : sql.fragment`${data.show}`;
-          const contest = data.contestId === undefined ? sql.fragment`contest_id` : sql.fragment`${data.contestId}::integer`;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.announcements} SET value = ${data.value}, show = ${show}, contest_id = ${contest}, updated_at = ${at}
-            WHERE id = ${data.announcementId}`);
-          break;
-        }
-        case AnnouncementVisibilityChanged.type: {
-          const data = event.data as VisibilityChanged;
-          await tx.query(sql.unsafe`UPDATE ${t.announcements} SET show = ${data.show}, updated_at = ${at} WHERE id = ${data.announcementId}`);
-          break;
-        }
-        case AnnouncementDeleted.type: {
-          const data = event.data as Deleted;
-          await tx.query(sql.unsafe`DELETE FROM ${t.announcements} WHERE id = ${data.announcementId}`);
-          break;
-        }
-      }
-    }
+  on: {
+    async [AnnouncementCreated.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        INSERT INTO ${t.announcements} (id, value, show, contest_id, created_at, updated_at)
+        VALUES (${data.announcementId}, ${data.value}, false, ${data.contestId}, ${at}, ${at})
+        ON CONFLICT (id) DO UPDATE SET value = excluded.value, show = excluded.show, contest_id = excluded.contest_id,
+          created_at = excluded.created_at, updated_at = excluded.updated_at`);
+    },
+    async [AnnouncementUpdated.type](tx, { data, occurredAt: at }, t) {
+      // Absent fields keep their value; an explicit `contestId: null` makes the announcement global.
+      const show = data.show === undefined ? sql.fragment`show` : sql.fragment`${data.show}`;
+      const contest = data.contestId === undefined ? sql.fragment`contest_id` : sql.fragment`${data.contestId}::integer`;
+      await tx.query(sql.unsafe`
+        UPDATE ${t.announcements} SET value = ${data.value}, show = ${show}, contest_id = ${contest}, updated_at = ${at}
+        WHERE id = ${data.announcementId}`);
+    },
+    async [AnnouncementVisibilityChanged.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`UPDATE ${t.announcements} SET show = ${data.show}, updated_at = ${at} WHERE id = ${data.announcementId}`);
+    },
+    async [AnnouncementDeleted.type](tx, { data }, t) {
+      await tx.query(sql.unsafe`DELETE FROM ${t.announcements} WHERE id = ${data.announcementId}`);
+    },
   },
 });

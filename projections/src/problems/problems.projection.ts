@@ -1,5 +1,4 @@
 import { sql } from '@otog/platform/db/pool';
-import type { StoredEvent } from '@otog/platform/eventstore/event-store';
 import { defineProjection } from '@otog/platform/runner/projection';
 import {
   ProblemAttachmentMetadataSet,
@@ -11,18 +10,7 @@ import {
   ProblemStatementUploaded,
   ProblemTestdataUploaded,
   ProblemVisibilityChanged,
-  type EventDataOf,
 } from '@otog/schemas/events';
-
-type Details = EventDataOf<typeof ProblemDetailsSet>;
-type Configured = EventDataOf<typeof ProblemJudgingConfigured>;
-type Testdata = EventDataOf<typeof ProblemTestdataUploaded>;
-type Statement = EventDataOf<typeof ProblemStatementUploaded>;
-type Visibility = EventDataOf<typeof ProblemVisibilityChanged>;
-type Examples = EventDataOf<typeof ProblemExamplesSet>;
-type AttachmentMetadata = EventDataOf<typeof ProblemAttachmentMetadataSet>;
-type Attachment = EventDataOf<typeof ProblemAttachmentUploaded>;
-type Deleted = EventDataOf<typeof ProblemDeleted>;
 
 /**
  * Problems as the public API serves them (GET /problem, /problem/{id}, the admin lists), one row per
@@ -33,17 +21,6 @@ type Deleted = EventDataOf<typeof ProblemDeleted>;
 export const problemsProjection = defineProjection({
   name: 'problems',
   version: 1,
-  handles: [
-    ProblemDetailsSet.type,
-    ProblemJudgingConfigured.type,
-    ProblemTestdataUploaded.type,
-    ProblemStatementUploaded.type,
-    ProblemVisibilityChanged.type,
-    ProblemExamplesSet.type,
-    ProblemAttachmentMetadataSet.type,
-    ProblemAttachmentUploaded.type,
-    ProblemDeleted.type,
-  ],
   tables: ['problems'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.problems} (
@@ -70,72 +47,49 @@ export const problemsProjection = defineProjection({
       sql.unsafe`CREATE INDEX IF NOT EXISTS ${sql.identifier([`${table}_lower_name`])} ON ${t.problems} (lower(name) text_pattern_ops)`,
     );
   },
-  async apply(tx, events: readonly StoredEvent[], t) {
-    for (const event of events) {
-      const at = event.occurredAt;
-      switch (event.type) {
-        case ProblemDetailsSet.type: {
-          const data = event.data as Details;
-          await tx.query(sql.unsafe`
-            INSERT INTO ${t.problems} (id, name, sname, "case", created_at, updated_at)
-            VALUES (${data.problemId}, ${data.name}, ${data.sname}, ${data.case}, ${at}, ${at})
-            ON CONFLICT (id) DO UPDATE SET name = excluded.name, sname = excluded.sname, "case" = excluded."case",
-              updated_at = excluded.updated_at`);
-          break;
-        }
-        case ProblemJudgingConfigured.type: {
-          const data = event.data as Configured;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.problems} SET score = ${data.score}, time_limit = ${data.timeLimit}, memory_limit = ${data.memoryLimit},
-              updated_at = ${at}
-            WHERE id = ${data.problemId}`);
-          break;
-        }
-        case ProblemTestdataUploaded.type: {
-          const data = event.data as Testdata;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.problems} SET testdata_hash = ${data.testdataHash}, "case" = ${data.case}, updated_at = ${at}
-            WHERE id = ${data.problemId}`);
-          break;
-        }
-        case ProblemStatementUploaded.type: {
-          const data = event.data as Statement;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.problems} SET statement_hash = ${data.pdfHash}, updated_at = ${at} WHERE id = ${data.problemId}`);
-          break;
-        }
-        case ProblemVisibilityChanged.type: {
-          const data = event.data as Visibility;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.problems} SET show = ${data.show}, recent_show_time = ${at}, updated_at = ${at}
-            WHERE id = ${data.problemId}`);
-          break;
-        }
-        case ProblemExamplesSet.type: {
-          const data = event.data as Examples;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.problems} SET examples = ${sql.jsonb(data.examples)}, updated_at = ${at} WHERE id = ${data.problemId}`);
-          break;
-        }
-        case ProblemAttachmentMetadataSet.type: {
-          const data = event.data as AttachmentMetadata;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.problems} SET attachment_metadata = ${sql.jsonb(data.metadata)}, updated_at = ${at}
-            WHERE id = ${data.problemId}`);
-          break;
-        }
-        case ProblemAttachmentUploaded.type: {
-          const data = event.data as Attachment;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.problems} SET attachment_hash = ${data.hash}, updated_at = ${at} WHERE id = ${data.problemId}`);
-          break;
-        }
-        case ProblemDeleted.type: {
-          const data = event.data as Deleted;
-          await tx.query(sql.unsafe`DELETE FROM ${t.problems} WHERE id = ${data.problemId}`);
-          break;
-        }
-      }
-    }
+  on: {
+    async [ProblemDetailsSet.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        INSERT INTO ${t.problems} (id, name, sname, "case", created_at, updated_at)
+        VALUES (${data.problemId}, ${data.name}, ${data.sname}, ${data.case}, ${at}, ${at})
+        ON CONFLICT (id) DO UPDATE SET name = excluded.name, sname = excluded.sname, "case" = excluded."case",
+          updated_at = excluded.updated_at`);
+    },
+    async [ProblemJudgingConfigured.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.problems} SET score = ${data.score}, time_limit = ${data.timeLimit}, memory_limit = ${data.memoryLimit},
+          updated_at = ${at}
+        WHERE id = ${data.problemId}`);
+    },
+    async [ProblemTestdataUploaded.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.problems} SET testdata_hash = ${data.testdataHash}, "case" = ${data.case}, updated_at = ${at}
+        WHERE id = ${data.problemId}`);
+    },
+    async [ProblemStatementUploaded.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.problems} SET statement_hash = ${data.pdfHash}, updated_at = ${at} WHERE id = ${data.problemId}`);
+    },
+    async [ProblemVisibilityChanged.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.problems} SET show = ${data.show}, recent_show_time = ${at}, updated_at = ${at}
+        WHERE id = ${data.problemId}`);
+    },
+    async [ProblemExamplesSet.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.problems} SET examples = ${sql.jsonb(data.examples)}, updated_at = ${at} WHERE id = ${data.problemId}`);
+    },
+    async [ProblemAttachmentMetadataSet.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.problems} SET attachment_metadata = ${sql.jsonb(data.metadata)}, updated_at = ${at}
+        WHERE id = ${data.problemId}`);
+    },
+    async [ProblemAttachmentUploaded.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.problems} SET attachment_hash = ${data.hash}, updated_at = ${at} WHERE id = ${data.problemId}`);
+    },
+    async [ProblemDeleted.type](tx, { data }, t) {
+      await tx.query(sql.unsafe`DELETE FROM ${t.problems} WHERE id = ${data.problemId}`);
+    },
   },
 });

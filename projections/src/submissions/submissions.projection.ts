@@ -1,22 +1,6 @@
 import { sql } from '@otog/platform/db/pool';
-import type { StoredEvent } from '@otog/platform/eventstore/event-store';
 import { defineProjection } from '@otog/platform/runner/projection';
-import {
-  ProblemDeleted,
-  RejudgeRequested,
-  SubmissionCreated,
-  SubmissionJudged,
-  SubmissionShared,
-  TestcaseJudged,
-  type EventDataOf,
-} from '@otog/schemas/events';
-
-type Created = EventDataOf<typeof SubmissionCreated>;
-type Rejudge = EventDataOf<typeof RejudgeRequested>;
-type Tested = EventDataOf<typeof TestcaseJudged>;
-type Judged = EventDataOf<typeof SubmissionJudged>;
-type Shared = EventDataOf<typeof SubmissionShared>;
-type Deleted = EventDataOf<typeof ProblemDeleted>;
+import { ProblemDeleted, RejudgeRequested, SubmissionCreated, SubmissionJudged, SubmissionShared, TestcaseJudged } from '@otog/schemas/events';
 
 /**
  * Submissions with their current result, one row per submission, for every /submission route (and the
@@ -31,14 +15,6 @@ type Deleted = EventDataOf<typeof ProblemDeleted>;
 export const submissionsProjection = defineProjection({
   name: 'submissions',
   version: 1,
-  handles: [
-    SubmissionCreated.type,
-    RejudgeRequested.type,
-    TestcaseJudged.type,
-    SubmissionJudged.type,
-    SubmissionShared.type,
-    ProblemDeleted.type,
-  ],
   tables: ['submissions'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.submissions} (
@@ -69,62 +45,45 @@ export const submissionsProjection = defineProjection({
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('accepted')} ON ${t.submissions} (problem_id) WHERE status = 'accept'`);
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('contest')} ON ${t.submissions} (contest_id, id DESC)`);
   },
-  async apply(tx, events: readonly StoredEvent[], t) {
-    for (const event of events) {
-      const at = event.occurredAt;
-      switch (event.type) {
-        case SubmissionCreated.type: {
-          const data = event.data as Created;
-          await tx.query(sql.unsafe`
-            INSERT INTO ${t.submissions} (id, user_id, problem_id, contest_id, language, file_name, source_code, status, judging,
-              creation_date, update_date)
-            VALUES (${data.submissionId}, ${data.userId}, ${data.problemId}, ${data.contestId}, ${data.language}, ${data.fileName},
-              ${data.sourceCode}, 'waiting', ${event.streamPosition}, ${at}, ${at})
-            ON CONFLICT (id) DO NOTHING`);
-          break;
-        }
-        case RejudgeRequested.type: {
-          const data = event.data as Rejudge;
-          // OTOG deletes the result and sets the status back to waiting; the row keeps the rest.
-          await tx.query(sql.unsafe`
-            UPDATE ${t.submissions}
-            SET judging = ${event.streamPosition}, status = 'waiting', update_date = ${at}, result = NULL, score = NULL,
-              time_used = NULL, mem_used = NULL, errmsg = NULL, subtask_results = NULL
-            WHERE id = ${data.submissionId} AND judging < ${event.streamPosition}`);
-          break;
-        }
-        case TestcaseJudged.type: {
-          const data = event.data as Tested;
-          // The first report of the current judging moves waiting → grading; a late report of a judging that
-          // already finished (a retried lease) must not reopen it.
-          await tx.query(sql.unsafe`
-            UPDATE ${t.submissions} SET status = 'grading', update_date = ${at}
-            WHERE id = ${data.submissionId} AND judging = ${data.judging} AND status IN ('waiting', 'grading')`);
-          break;
-        }
-        case SubmissionJudged.type: {
-          const data = event.data as Judged;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.submissions}
-            SET status = ${data.status}, result = ${data.result}, score = ${data.score}, time_used = ${data.timeUsed},
-              mem_used = ${data.memUsed}, errmsg = ${data.errmsg}, subtask_results = ${sql.jsonb(data.subtaskResults)},
-              update_date = ${at}
-            WHERE id = ${data.submissionId} AND judging = ${data.judging}`);
-          break;
-        }
-        case SubmissionShared.type: {
-          const data = event.data as Shared;
-          await tx.query(sql.unsafe`
-            UPDATE ${t.submissions} SET public = ${data.public}, update_date = ${at} WHERE id = ${data.submissionId}`);
-          break;
-        }
-        case ProblemDeleted.type: {
-          const data = event.data as Deleted;
-          // OTOG cascades a problem's deletion to its submissions.
-          await tx.query(sql.unsafe`DELETE FROM ${t.submissions} WHERE problem_id = ${data.problemId}`);
-          break;
-        }
-      }
-    }
+  on: {
+    async [SubmissionCreated.type](tx, { data, occurredAt: at, streamPosition }, t) {
+      await tx.query(sql.unsafe`
+        INSERT INTO ${t.submissions} (id, user_id, problem_id, contest_id, language, file_name, source_code, status, judging,
+          creation_date, update_date)
+        VALUES (${data.submissionId}, ${data.userId}, ${data.problemId}, ${data.contestId}, ${data.language}, ${data.fileName},
+          ${data.sourceCode}, 'waiting', ${streamPosition}, ${at}, ${at})
+        ON CONFLICT (id) DO NOTHING`);
+    },
+    async [RejudgeRequested.type](tx, { data, occurredAt: at, streamPosition }, t) {
+      // OTOG deletes the result and sets the status back to waiting; the row keeps the rest.
+      await tx.query(sql.unsafe`
+        UPDATE ${t.submissions}
+        SET judging = ${streamPosition}, status = 'waiting', update_date = ${at}, result = NULL, score = NULL,
+          time_used = NULL, mem_used = NULL, errmsg = NULL, subtask_results = NULL
+        WHERE id = ${data.submissionId} AND judging < ${streamPosition}`);
+    },
+    async [TestcaseJudged.type](tx, { data, occurredAt: at }, t) {
+      // The first report of the current judging moves waiting → grading; a late report of a judging that
+      // already finished (a retried lease) must not reopen it.
+      await tx.query(sql.unsafe`
+        UPDATE ${t.submissions} SET status = 'grading', update_date = ${at}
+        WHERE id = ${data.submissionId} AND judging = ${data.judging} AND status IN ('waiting', 'grading')`);
+    },
+    async [SubmissionJudged.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.submissions}
+        SET status = ${data.status}, result = ${data.result}, score = ${data.score}, time_used = ${data.timeUsed},
+          mem_used = ${data.memUsed}, errmsg = ${data.errmsg}, subtask_results = ${sql.jsonb(data.subtaskResults)},
+          update_date = ${at}
+        WHERE id = ${data.submissionId} AND judging = ${data.judging}`);
+    },
+    async [SubmissionShared.type](tx, { data, occurredAt: at }, t) {
+      await tx.query(sql.unsafe`
+        UPDATE ${t.submissions} SET public = ${data.public}, update_date = ${at} WHERE id = ${data.submissionId}`);
+    },
+    async [ProblemDeleted.type](tx, { data }, t) {
+      // OTOG cascades a problem's deletion to its submissions.
+      await tx.query(sql.unsafe`DELETE FROM ${t.submissions} WHERE problem_id = ${data.problemId}`);
+    },
   },
 });

@@ -33,7 +33,7 @@ export function slotConsumer(definition: ProjectionDefinition, version: number):
   const tables = slotTables(definition, version);
   return {
     name: slotConsumerName(definition.name, version),
-    types: new Set(definition.handles),
+    types: definition.handles,
     handle: (tx, events) => definition.apply(tx, events, tables),
   };
 }

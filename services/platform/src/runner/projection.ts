@@ -1,9 +1,20 @@
 import type { IdentifierSqlToken } from 'slonik';
+import type { OtogEventMap } from '@otog/schemas/events';
 import { sql, type DatabaseTransactionConnection } from '../db/pool.ts';
 import type { StoredEvent } from '../eventstore/event-store.ts';
 
 /** A slot's physical tables, by the logical names the projection declared. */
 export type SlotTables<TName extends string = string> = Readonly<Record<TName, IdentifierSqlToken>>;
+
+/** Folds one event (its data already upcast and validated against its definition) into the slot's tables. */
+export type EventHandler<TData, TName extends string> = (
+  tx: DatabaseTransactionConnection,
+  event: StoredEvent<TData>,
+  tables: SlotTables<TName>,
+) => Promise<void>;
+
+/** One handler per event type the projection folds, keyed by the type's name (`[SubmissionCreated.type]: ...`). */
+export type EventHandlers<TEvents, TName extends string> = { readonly [T in keyof TEvents & string]?: EventHandler<TEvents[T], TName> };
 
 /**
  * A read model folded from the log. The fold must be deterministic (event time, never now() or
@@ -14,24 +25,84 @@ export interface ProjectionDefinition<TName extends string = string> {
   readonly name: string;
   /** Version of the fold logic. Bumping it builds a new slot from the log beside the live one. */
   readonly version: number;
-  readonly handles: readonly string[];
+  /** The event types it folds, from its handlers: the only ones its consumer reads. */
+  readonly handles: ReadonlySet<string>;
   readonly tables: readonly TName[];
   /** Creates the slot's tables (use IF NOT EXISTS; it may run more than once). */
   setup(tx: DatabaseTransactionConnection, tables: SlotTables<TName>): Promise<void>;
-  /** Folds a batch of events (only the handled types) into the slot's tables, in log order. */
+  /** The handler of one event type (tests call them directly with repeated and stale events). */
+  handlerOf(type: string): EventHandler<unknown, TName> | undefined;
+  /** Folds a batch of events into the slot's tables in log order; types it does not handle are passed over. */
   apply(tx: DatabaseTransactionConnection, events: readonly StoredEvent[], tables: SlotTables<TName>): Promise<void>;
 }
+
+/**
+ * A fold that writes a whole batch at once (aggregating in memory, one multi-row upsert): the types it
+ * folds and the batch of them, in log order. For folds where per-event statements would cost too much.
+ */
+export interface BatchFold<TEvents, K extends keyof TEvents & string, TName extends string> {
+  readonly handles: readonly K[];
+  apply(tx: DatabaseTransactionConnection, events: ReadonlyArray<StoredEvent<TEvents[K]>>, tables: SlotTables<TName>): Promise<void>;
+}
+
+interface SpecBase<TName extends string> {
+  readonly name: string;
+  readonly version: number;
+  readonly tables: readonly TName[];
+  setup(tx: DatabaseTransactionConnection, tables: SlotTables<TName>): Promise<void>;
+}
+
+export type ProjectionSpec<TEvents, TName extends string, K extends keyof TEvents & string = never> = SpecBase<TName> &
+  ({ readonly on: EventHandlers<TEvents, TName>; readonly batch?: never } | { readonly batch: BatchFold<TEvents, K, TName>; readonly on?: never });
 
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const TABLE = /^[a-z][a-z0-9_]{0,19}$/;
 
-export function defineProjection<TName extends string>(definition: ProjectionDefinition<TName>): ProjectionDefinition<TName> {
-  if (!NAME.test(definition.name)) throw new Error(`projection name "${definition.name}" must match ${NAME}`);
-  if (!Number.isInteger(definition.version) || definition.version < 1) throw new Error(`projection ${definition.name}: version must be a positive integer`);
-  for (const table of definition.tables) {
-    if (!TABLE.test(table)) throw new Error(`projection ${definition.name}: table name "${table}" must match ${TABLE}`);
-  }
-  return definition;
+/**
+ * `defineProjection({ name, version, tables, setup, on: { [SubmissionCreated.type]: async (tx, event, t) => ... } })`:
+ * each handler gets its event's data typed by the product's event catalogue. Suites with events of their
+ * own use `projectionOver<TheirEvents>()`.
+ */
+export const defineProjection = projectionOver<OtogEventMap>();
+
+/** defineProjection for another catalogue of events (type name -> data). */
+export function projectionOver<TEvents>() {
+  return <TName extends string, K extends keyof TEvents & string = never>(spec: ProjectionSpec<TEvents, TName, K>): ProjectionDefinition<TName> => {
+    if (!NAME.test(spec.name)) throw new Error(`projection name "${spec.name}" must match ${NAME}`);
+    if (!Number.isInteger(spec.version) || spec.version < 1) throw new Error(`projection ${spec.name}: version must be a positive integer`);
+    for (const table of spec.tables) {
+      if (!TABLE.test(table)) throw new Error(`projection ${spec.name}: table name "${table}" must match ${TABLE}`);
+    }
+    // The one place data types are asserted: an event reaches a fold decoded with the definition of its
+    // type, and handlers are looked up by that type, so the data has the shape the handler declares.
+    type AnyHandler = EventHandler<unknown, TName>;
+    const decoded = (events: readonly StoredEvent[]) => events as ReadonlyArray<StoredEvent<TEvents[K]>>;
+    const handlers = new Map<string, AnyHandler>();
+    let apply: ProjectionDefinition<TName>['apply'];
+    if (spec.batch) {
+      const batch = spec.batch;
+      for (const type of batch.handles) handlers.set(type, (tx, event, tables) => batch.apply(tx, decoded([event]), tables));
+      apply = (tx, events, tables) => {
+        const wanted = events.filter((event) => handlers.has(event.type));
+        return wanted.length ? batch.apply(tx, decoded(wanted), tables) : Promise.resolve();
+      };
+    } else {
+      for (const [type, handler] of Object.entries(spec.on as Record<string, AnyHandler | undefined>)) if (handler) handlers.set(type, handler);
+      apply = async (tx, events, tables) => {
+        for (const event of events) await handlers.get(event.type)?.(tx, event, tables);
+      };
+    }
+    if (handlers.size === 0) throw new Error(`projection ${spec.name} handles no event type`);
+    return {
+      name: spec.name,
+      version: spec.version,
+      tables: spec.tables,
+      handles: new Set(handlers.keys()),
+      setup: spec.setup,
+      handlerOf: (type) => handlers.get(type),
+      apply,
+    };
+  };
 }
 
 export function slotTableName(projection: string, version: number, table: string): string {
