@@ -215,10 +215,18 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
     const live = await problems(pool);
     const join = live ? sql.fragment`LEFT JOIN ${live.table} p ON p.problem_id = t.problem_id` : sql.fragment``;
     // Two index-backed parts (judge_tasks keeps every finished row: never scan those).
+    // Believed only once the read model has folded every problem event up to the request: its checkpoint
+    // is past it, or it slept through later events of other types (none of its own lie in between, and the
+    // request is settled below the read horizon).
     const noTestdata = live
-      ? sql.fragment`OR ((p.testdata_hash IS NULL OR p.score IS NULL)
-          AND (SELECT (c.last_txid, c.last_gpos) FROM consumer_checkpoints c
-               WHERE c.consumer = ${live.consumer} AND c.source = 'pglog' AND c.part = '*') >= (t.requested_txid, t.requested_gpos))`
+      ? sql.fragment`OR ((p.testdata_hash IS NULL OR p.score IS NULL) AND EXISTS (
+          SELECT 1 FROM consumer_checkpoints c
+          WHERE c.consumer = ${live.consumer} AND c.source = 'pglog' AND c.part = '*'
+            AND ((c.last_txid, c.last_gpos) >= (t.requested_txid, t.requested_gpos)
+              OR (t.requested_txid < pg_snapshot_xmin(pg_current_snapshot()) AND NOT EXISTS (
+                SELECT 1 FROM event_log e
+                WHERE (e.txid, e.gpos) > (c.last_txid, c.last_gpos) AND (e.txid, e.gpos) <= (t.requested_txid, t.requested_gpos)
+                  AND e.type = ANY(${sql.array([...judgeProblemsProjection.handles], 'text')}))))))`
       : sql.fragment``;
     const candidates = (await pool.anyFirst(sql.unsafe`
       SELECT submission_id FROM (

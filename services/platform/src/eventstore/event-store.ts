@@ -3,10 +3,19 @@ import { UniqueIntegrityConstraintViolationError } from 'slonik';
 import type { EventRegistry } from '@otog/schemas/events';
 import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '../db/pool.ts';
 import { DuplicateEventError, InvalidAppendError, WrongExpectedVersionError } from './errors.ts';
-import { LOG_START, type Position } from './position.ts';
+import { comparePositions, LOG_START, type Position } from './position.ts';
 
-/** Channel woken on every commit that appended events (NOTIFY is delivered on commit only). */
+/**
+ * Channel woken on every commit that appended events (NOTIFY is delivered on commit only). The payload is
+ * the appended event types, comma-separated, so a consumer can sleep through events it does not read; an
+ * empty payload means "some events".
+ */
 export const EVENTS_CHANNEL = 'otog_events';
+
+/** Whether a wake-up on EVENTS_CHANNEL carries events of any of `types` (or cannot tell). */
+export function wakesFor(payload: string, types: ReadonlySet<string> | undefined): boolean {
+  return !types || payload === '' || payload.split(',').some((type) => types.has(type));
+}
 
 export interface NewEvent {
   readonly type: string;
@@ -72,6 +81,24 @@ export interface EventStore {
    * every transaction still running, so no later read can find an event before the ones returned.
    */
   readAfter(db: Queryable, after: Position, limit: number, options?: { decode?: boolean }): Promise<StoredEvent[]>;
+  /**
+   * readAfter for a consumer of some types only: up to `limit` events of `types`, and how far the read
+   * looked (`scannedUpTo`: the last visible event of any type once fewer than `limit` matched), so the
+   * consumer's checkpoint moves past what it skips without the skipped events ever leaving Postgres.
+   */
+  readTypesAfter(
+    db: Queryable,
+    after: Position,
+    types: ReadonlySet<string>,
+    limit: number,
+    options?: { decode?: boolean },
+  ): Promise<{ events: StoredEvent[]; scannedUpTo: Position | null }>;
+  /**
+   * Whether a consumer of `types` whose checkpoint is `after` may still have events to fold up to `upTo`:
+   * false only when no event of those types lies in between and everything up to `upTo` is settled (below
+   * the read horizon). Such a consumer has done all it would for `upTo` even if it slept through it.
+   */
+  hasTypesBetween(db: Queryable, after: Position, upTo: Position, types: ReadonlySet<string>): Promise<boolean>;
   readStream(streamId: string, fromStreamPosition?: number): Promise<StoredEvent[]>;
   /** The given events as stored (not upcast), in log order; unknown ids are left out. */
   readEvents(db: Queryable, eventIds: readonly string[]): Promise<StoredEvent[]>;
@@ -213,7 +240,8 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
           ['uuid', 'text', 'int4', 'text', 'int4', 'text', 'timestamptz', 'jsonb', 'jsonb'],
         )}
         RETURNING event_id, stream_id, stream_position, txid, gpos)
-      SELECT appended.*, (SELECT pg_notify(${EVENTS_CHANNEL}, '')) AS notified FROM appended`)) as readonly AppendedRow[];
+      SELECT appended.*, (SELECT pg_notify(${EVENTS_CHANNEL}, ${[...new Set(prepared.map((e) => e.type))].join(',')})) AS notified
+      FROM appended`)) as readonly AppendedRow[];
     const events = rows.map(toAppended).sort((a, b) => a.streamPosition - b.streamPosition);
     if (options.withinTransaction) await options.withinTransaction(tx, events);
     const last = events[events.length - 1]!;
@@ -261,6 +289,37 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
         ORDER BY txid, gpos
         LIMIT ${limit}`);
       return (rows as readonly EventRow[]).map((row) => toStored(row, options.decode ?? true));
+    },
+    async readTypesAfter(db, after, types, limit, options = {}) {
+      // One horizon for both reads: rows below it are committed for good, so the two statements agree
+      // even though each takes its own snapshot (a later horizon could hide a just-committed match).
+      const horizon = (await db.one(sql.unsafe`
+        SELECT h.xmin::text AS xmin, last.txid, last.gpos
+        FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) h
+        LEFT JOIN LATERAL (SELECT txid, gpos FROM event_log WHERE txid < h.xmin ORDER BY txid DESC, gpos DESC LIMIT 1) last ON true`)) as {
+        xmin: string;
+        txid: bigint | null;
+        gpos: bigint | null;
+      };
+      const rows = (await db.any(sql.unsafe`
+        SELECT ${EVENT_COLUMNS} FROM event_log
+        WHERE (txid, gpos) > (${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)
+          AND txid < ${horizon.xmin}::xid8 AND type = ANY(${sql.array([...types], 'text')})
+        ORDER BY txid, gpos
+        LIMIT ${limit}`)) as readonly EventRow[];
+      const events = rows.map((row) => toStored(row, options.decode ?? true));
+      const head = horizon.txid === null || horizon.gpos === null ? null : { txid: horizon.txid, gpos: horizon.gpos };
+      const scannedUpTo = events.length < limit ? head : (events[events.length - 1] ?? null);
+      return { events, scannedUpTo: scannedUpTo && comparePositions(scannedUpTo, after) > 0 ? scannedUpTo : null };
+    },
+    async hasTypesBetween(db, after, upTo, types) {
+      const upToTxid = upTo.txid.toString();
+      return (await db.oneFirst(sql.unsafe`
+        SELECT ${upToTxid}::xid8 >= pg_snapshot_xmin(pg_current_snapshot()) OR EXISTS (
+          SELECT 1 FROM event_log
+          WHERE (txid, gpos) > (${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)
+            AND (txid, gpos) <= (${upToTxid}::xid8, ${upTo.gpos.toString()}::bigint)
+            AND type = ANY(${sql.array([...types], 'text')}))`)) as boolean;
     },
     async readStream(streamId, fromStreamPosition = 1) {
       const rows = await pool.any(sql.unsafe`

@@ -104,6 +104,8 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
       for (;;) {
         const checkpoint = await readCheckpoint(pool, { consumer: slotConsumerName(projection, live.version), source: 'pglog', part: '*' });
         if (checkpoint && comparePositions(checkpoint, event) >= 0) return;
+        const handles = byName.get(projection)?.handles;
+        if (checkpoint && handles && !(await store.hasTypesBetween(pool, checkpoint, event, handles))) return;
         if (Date.now() > deadline) throw new Error(`projection ${projection} did not reach the position within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { EventSchemaError, UnknownEventTypeError } from '@otog/schemas/events';
-import type { DatabasePool } from '../db/pool.ts';
+import type { DatabasePool, Queryable } from '../db/pool.ts';
 import type { NotificationListener } from '../db/listen.ts';
-import { EVENTS_CHANNEL, type EventStore } from '../eventstore/event-store.ts';
-import { comparePositions } from '../eventstore/position.ts';
+import { EVENTS_CHANNEL, wakesFor, type EventStore } from '../eventstore/event-store.ts';
+import { comparePositions, type Position } from '../eventstore/position.ts';
 import {
   CheckpointConflictError,
   ensureCheckpoint,
@@ -47,7 +47,10 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
         pending = true;
         wake?.();
       };
-      const off = listener.on(EVENTS_CHANNEL, nudge);
+      // A consumer of some types sleeps through commits of other types (chat does not wake the scoreboard).
+      const off = listener.on(EVENTS_CHANNEL, (payload) => {
+        if (wakesFor(payload, consumer.types)) nudge();
+      });
       const sleep = (ms: number) =>
         new Promise<void>((resolve) => {
           if (pending || !running) return resolve();
@@ -61,6 +64,12 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           pending = false;
         });
 
+      // Only the consumer's types leave Postgres; the checkpoint still moves past the others.
+      const read = async (db: Queryable, after: Position, limit: number, decode = !consumer.storedData) =>
+        consumer.types
+          ? store.readTypesAfter(db, after, consumer.types, limit, { decode })
+          : { events: await store.readAfter(db, after, limit, { decode }), scannedUpTo: null };
+
       const step = (limit: number): Promise<Step> => {
         // What this step reads covers every notification so far; only later ones call for another step.
         pending = false;
@@ -68,9 +77,9 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           const checkpoint = await lockCheckpoint(tx, key, { skipLocked: true });
           if (!checkpoint) return 'locked';
           if (checkpoint.status !== 'running') return 'stopped';
-          const events = await store.readAfter(tx, checkpoint, limit, { decode: !consumer.storedData });
-          if (events.length === 0) return 'idle';
-          return applyBatch(tx, key, checkpoint, consumer, events);
+          const { events, scannedUpTo } = await read(tx, checkpoint, limit);
+          if (events.length === 0 && scannedUpTo === null) return 'idle';
+          return applyBatch(tx, key, checkpoint, consumer, events, scannedUpTo ? { scannedUpTo } : {});
         });
       };
 
@@ -95,7 +104,7 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
             const undecodable = error instanceof EventSchemaError || error instanceof UnknownEventTypeError;
             if (failures >= maxAttempts || undecodable) {
               const checkpoint = await readCheckpoint(pool, key);
-              const [next] = checkpoint ? await store.readAfter(pool, checkpoint, 1, { decode: false }) : [];
+              const [next] = checkpoint ? (await read(pool, checkpoint, 1, false)).events : [];
               const fault = { eventId: next?.eventId ?? null, message, attempts: failures };
               await markFaulted(pool, key, fault);
               logger?.error({ consumer: consumer.name, ...fault }, 'consumer faulted; it stays stopped until skipped or rebuilt');
@@ -130,6 +139,8 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
               if (!checkpoint) return { state: 'pending' };
               if (comparePositions(checkpoint, event) >= 0) return { state: 'reached' };
               if (checkpoint.status === 'faulted') return { state: 'faulted', detail: JSON.stringify(checkpoint.error) };
+              // Asleep behind events it does not read: nothing of its own to fold up to the position.
+              if (consumer.types && !(await store.hasTypesBetween(pool, checkpoint, event, consumer.types))) return { state: 'reached' };
               return { state: 'pending' };
             },
             timeoutMs,
