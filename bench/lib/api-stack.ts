@@ -315,7 +315,7 @@ export async function startBenchApiStack(adminUrl: string, options: { web?: WebA
       const at = { ...head, scope: 'user:1' };
       const names = allProjections.map((projection) => projection.name);
       const started = now();
-      await Promise.all([...names.map((name) => runtime.projections.waitFor(name, at, timeoutMs)), runtime.judgeTasks.waitFor(at, timeoutMs)]);
+      await Promise.all([...names.map((name) => runtime.projections.waitFor(name, at, timeoutMs)), runtime.judgeTasks!.waitFor(at, timeoutMs)]);
       process.stdout.write(`  api: projections and the judge-task reactor caught up in ${((now() - started) / 1000).toFixed(1)} s\n`);
     },
     async usage() {

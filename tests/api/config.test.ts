@@ -45,6 +45,7 @@ describe('parseConfig', () => {
 describe('the API process config', () => {
   it('has defaults for everything', () => {
     expect(readApiConfig({})).toEqual({
+      OTOG_ROLES: ['api', 'projector', 'relay', 'judge-queue'],
       PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
       PORT: 3000,
       HOST: '127.0.0.1',
@@ -54,6 +55,7 @@ describe('the API process config', () => {
       OTOG_LOCAL_JUDGE_SLOTS: 1,
       OTOG_SANDBOX: undefined,
       KAFKA_BROKERS: undefined,
+      REDIS_URL: undefined,
       JUDGE_LEASE_SECONDS: 60,
       JUDGE_MAX_ATTEMPTS: 3,
       OFFLINE_MODE: false,
@@ -93,6 +95,42 @@ describe('the API process config', () => {
     for (const bad of ['k1', 'k1:9092,', 'k1:x', 'k1:9092 k2:9092']) {
       expect(problemsOf(() => readApiConfig({ KAFKA_BROKERS: bad }))).toEqual(['KAFKA_BROKERS: must be a comma-separated list of host:port']);
     }
+  });
+
+  it('reads OTOG_ROLES as a subset of the roles, in a fixed order and each once', () => {
+    const db = { DATABASE_URL: 'postgres://u:p@h:5432/db' };
+    expect(readApiConfig({ ...db, OTOG_ROLES: 'api' }).OTOG_ROLES).toEqual(['api']);
+    expect(readApiConfig({ ...db, OTOG_ROLES: ' judge-queue , projector,projector' }).OTOG_ROLES).toEqual(['projector', 'judge-queue']);
+    expect(readApiConfig({ ...db, OTOG_ROLES: 'relay', KAFKA_BROKERS: 'k1:9092' }).OTOG_ROLES).toEqual(['relay']);
+    // Every role named explicitly is the single-machine default: the embedded Postgres is fine.
+    expect(readApiConfig({ OTOG_ROLES: 'judge-queue,relay,projector,api', KAFKA_BROKERS: 'k1:9092' }).OTOG_ROLES).toEqual(['api', 'projector', 'relay', 'judge-queue']);
+  });
+
+  it('refuses bad OTOG_ROLES by name', () => {
+    const db = { DATABASE_URL: 'postgres://u:p@h:5432/db' };
+    expect(problemsOf(() => readApiConfig({ ...db, OTOG_ROLES: 'api,web' }))).toEqual([
+      'OTOG_ROLES: unknown role "web"; use a comma-separated subset of api, projector, relay, judge-queue',
+    ]);
+    expect(problemsOf(() => readApiConfig({ ...db, OTOG_ROLES: 'api,' }))).toEqual([
+      'OTOG_ROLES: unknown role ""; use a comma-separated subset of api, projector, relay, judge-queue',
+    ]);
+    expect(problemsOf(() => readApiConfig({ ...db, OTOG_ROLES: ' ' }))).toEqual(['OTOG_ROLES: must name at least one of api, projector, relay, judge-queue']);
+    expect(problemsOf(() => readApiConfig({ ...db, OTOG_ROLES: 'API' }))[0]).toMatch(/^OTOG_ROLES: unknown role "API"/);
+    // Asking for the relay without brokers is a mistake; the default set relays only when KAFKA_BROKERS is set.
+    expect(problemsOf(() => readApiConfig({ ...db, OTOG_ROLES: 'projector,relay' }))).toEqual(['OTOG_ROLES: the relay role needs KAFKA_BROKERS']);
+    expect(readApiConfig(db).KAFKA_BROKERS).toBeUndefined();
+    // Split roles share a real database: the embedded Postgres serves one process.
+    expect(problemsOf(() => readApiConfig({ OTOG_ROLES: 'api' }))).toEqual([
+      'OTOG_ROLES: running only some roles needs DATABASE_URL (the embedded Postgres serves a single process)',
+    ]);
+  });
+
+  it('reads REDIS_URL as a redis:// or rediss:// URL', () => {
+    expect(readApiConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(readApiConfig({ REDIS_URL: 'rediss://:secret@cache.example:6380/2' }).REDIS_URL).toBe('rediss://:secret@cache.example:6380/2');
+    expect(problemsOf(() => readApiConfig({ REDIS_URL: 'http://cache:6379' }))).toEqual(['REDIS_URL: must use the redis:// or rediss:// scheme, got "http:"']);
+    expect(problemsOf(() => readApiConfig({ REDIS_URL: 'cache:6379' }))[0]).toMatch(/^REDIS_URL: /);
+    expect(problemsOf(() => readApiConfig({ REDIS_URL: 'localhost' }))[0]).toMatch(/^REDIS_URL: is not a valid URL/);
   });
 
   it('resolves a relative data directory against the current directory', () => {

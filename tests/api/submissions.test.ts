@@ -170,7 +170,7 @@ describe('POST /submission/problem/:problemId', () => {
     const code = await stack.expectCall(contract.getSubmissionWithSourceCode, 200, { as: alice, params: { submissionId: created.id } });
     expect(code.sourceCode).toBe(C_SOURCE);
     // The judge queue has it.
-    await stack.runtime.judgeTasks.waitFor({ ...event!, scope: event!.scope }, 10_000);
+    await stack.runtime.judgeTasks!.waitFor({ ...event!, scope: event!.scope }, 10_000);
     expect(await stack.deps.pool.maybeOneFirst(sql.unsafe`SELECT state FROM judge_tasks WHERE submission_id = ${created.id}`)).toBe('queued');
   });
 

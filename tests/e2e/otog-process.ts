@@ -13,6 +13,9 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
+  // As on a machine running `npm start`: the suites' Redis is for the suites (and shared counters there would
+  // let one suite's sign-ins use up another's rate limit).
+  delete env.REDIS_URL;
   return { ...env, ...extra };
 }
 
@@ -43,12 +46,21 @@ function spawnOtog(env: Record<string, string>) {
 }
 
 /** Starts OTOG and resolves once it prints its URL (rejects with its output if it exits first). */
-export async function startOtog(env: { OTOG_DATA_DIR: string; PORT: string } & Record<string, string>, timeoutMs = 90_000): Promise<OtogProcess> {
+export function startOtog(env: { OTOG_DATA_DIR: string; PORT: string } & Record<string, string>, timeoutMs = 90_000): Promise<OtogProcess> {
+  return startOtogUntil(env, 'OTOG is running at', timeoutMs);
+}
+
+/** Starts a node without the api role (OTOG_ROLES): it prints the roles it runs instead of a URL. */
+export function startOtogNode(env: { OTOG_ROLES: string; DATABASE_URL: string } & Record<string, string>, timeoutMs = 90_000): Promise<OtogProcess> {
+  return startOtogUntil(env, 'OTOG is running: ', timeoutMs);
+}
+
+async function startOtogUntil(env: Record<string, string>, started: string, timeoutMs: number): Promise<OtogProcess> {
   const { child, output } = spawnOtog(env);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`OTOG did not start in ${timeoutMs} ms:\n${JSON.stringify(output())}`)), timeoutMs);
     const onData = () => {
-      if (output().stdout.includes('OTOG is running at')) {
+      if (output().stdout.includes(started)) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
         resolve();

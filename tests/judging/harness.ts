@@ -141,7 +141,7 @@ export async function startHarness(options: { leaseMs?: number; maxAttempts?: nu
       await harness.reacted(appended);
       return appended;
     },
-    reacted: (appended) => runtime.judgeTasks.waitFor({ ...appended.lastPosition, scope: '' }, 15_000),
+    reacted: (appended) => runtime.judgeTasks!.waitFor({ ...appended.lastPosition, scope: '' }, 15_000),
     post: (path, token, body) =>
       app.inject({
         method: 'POST',

@@ -29,6 +29,8 @@ import { submissionsRoutes } from './modules/submissions/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 
 export const API_PREFIX = '/api';
+/** Prefix of the rate-limit counters in Redis: `<prefix><METHOD><route url>-<ip:… or user:…>`. */
+export const RATE_LIMIT_NAMESPACE = 'otog-rate-limit:';
 
 export interface AppOptions {
   logger?: Logger;
@@ -122,6 +124,8 @@ export function buildApp(options: AppOptions = {}) {
     void app.register(fastifyMultipart, { limits: { fileSize: deps.settings.problemFileMaxBytes, files: 10 } });
     void app.register(fastifyRateLimit, {
       global: false,
+      // A Redis outage must not take sign-in and submitting down with it: the limits pause until it is back.
+      ...(deps.redis ? { redis: deps.redis, nameSpace: RATE_LIMIT_NAMESPACE, skipOnError: true } : {}),
       errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `Too many requests; try again in ${context.after}` }),
     });
     void app.register(accessControl, { ...deps.settings, sessions: deps.sessions });

@@ -4,14 +4,62 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { loadConfigOrExit, logLevel, parseConfig, port, postgresUrl } from '@otog/platform/config/define-config';
+import { ConfigError, logLevel, parseConfig, port, postgresUrl } from '@otog/platform/config/define-config';
 
 /** The checkout's root: the default data directory belongs to the checkout, wherever the process is started from. */
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
+/**
+ * What one process does (DESIGN.md section 3): `api` serves HTTP (public API, internal judge API, web app)
+ * and seeds an empty database; `projector` folds the read models; `relay` publishes the log to Kafka;
+ * `judge-queue` turns submissions into judge tasks and sweeps the ones nobody can finish.
+ */
+export const ROLES = ['api', 'projector', 'relay', 'judge-queue'] as const;
+export type Role = (typeof ROLES)[number];
+
+const roleList = z
+  .string()
+  .transform((list, ctx) => {
+    if (list.trim() === '') {
+      ctx.addIssue({ code: 'custom', message: `must name at least one of ${ROLES.join(', ')}` });
+      return z.NEVER;
+    }
+    const names = list.split(',').map((name) => name.trim());
+    const unknown = names.filter((name) => !(ROLES as readonly string[]).includes(name));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown role ${unknown.map((name) => JSON.stringify(name)).join(', ')}; use a comma-separated subset of ${ROLES.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    // In ROLES' order, each once: the list reads the same however it was written.
+    return ROLES.filter((role) => names.includes(role));
+  })
+  .optional()
+  .transform((roles): readonly Role[] => roles ?? ROLES);
+
+/** A redis:// or rediss:// URL, checked for shape so a typo fails at start with the variable's name. */
+const redisUrl = z.string().superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not a valid URL (expected redis://[:password@]host:port[/db])' });
+    return;
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    ctx.addIssue({ code: 'custom', message: `must use the redis:// or rediss:// scheme, got "${url.protocol}"` });
+  } else if (!url.hostname) {
+    ctx.addIssue({ code: 'custom', message: 'has no host' });
+  }
+});
+
 const booleanFlag = z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((value) => value === 'true' || value === '1');
 
 export const apiConfigShape = {
+  /** Comma-separated subset of ROLES; all of them when unset (`npm start` on one machine). */
+  OTOG_ROLES: roleList,
   PORT: port.default(3000),
   /** Loopback by default: a fresh `npm start` on a laptop is not reachable from the network; set 0.0.0.0 to serve a LAN. */
   HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
@@ -38,6 +86,8 @@ export const apiConfigShape = {
     .regex(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, 'must be a comma-separated list of host:port')
     .transform((list) => list.split(','))
     .optional(),
+  /** When set, rate-limit counters live in this Redis, shared by every API node (else in each process's memory). */
+  REDIS_URL: redisUrl.optional(),
   /** How long a judge worker's claim or heartbeat holds a task before another worker may take it over. */
   JUDGE_LEASE_SECONDS: z.coerce.number().int('must be a whole number of seconds').min(5).max(3_600).default(60),
   /** Leases one judging may take (a worker dying or failing uses one); then the submission ends as judgeError. */
@@ -63,10 +113,27 @@ export type ApiConfig = z.output<z.ZodObject<typeof apiConfigShape>>;
 
 /** Parses the given environment; throws ConfigError listing every problem. */
 export function readApiConfig(env: Record<string, string | undefined>): ApiConfig {
-  return parseConfig(apiConfigShape, env);
+  const config = parseConfig(apiConfigShape, env);
+  const problems: string[] = [];
+  // Only an explicit list is checked: the default (every role) relays only when KAFKA_BROKERS is set.
+  if (env.OTOG_ROLES !== undefined && config.OTOG_ROLES.includes('relay') && !config.KAFKA_BROKERS) {
+    problems.push('OTOG_ROLES: the relay role needs KAFKA_BROKERS');
+  }
+  // The embedded Postgres belongs to one process; nodes that split the roles share a real database.
+  if (config.OTOG_ROLES.length < ROLES.length && !config.DATABASE_URL) {
+    problems.push('OTOG_ROLES: running only some roles needs DATABASE_URL (the embedded Postgres serves a single process)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
 }
 
 /** For the entry point: the process environment, or a message naming each bad variable and exit(1). */
 export function loadApiConfig(): ApiConfig {
-  return loadConfigOrExit('otog', apiConfigShape);
+  try {
+    return readApiConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`otog: ${error.message}\n`);
+    process.exit(1);
+  }
 }

@@ -1,13 +1,19 @@
 /**
- * `npm start`: the single-machine entry point. Reads the environment (or exits naming the bad variable),
- * starts an embedded Postgres when DATABASE_URL is unset, migrates, folds the projections, serves the API
- * under /api and stops cleanly on SIGINT/SIGTERM/SIGHUP (server first, then projections, then Postgres).
+ * `npm start`, and every node of a scaled deployment: one binary whose roles come from OTOG_ROLES (all of
+ * them by default). Reads the environment (or exits naming the bad variable), starts an embedded Postgres
+ * when DATABASE_URL is unset, migrates, runs its roles (folding the projections, the judge queue, the Kafka
+ * relay, the API under /api) and stops cleanly on SIGINT/SIGTERM/SIGHUP (server first, then projections,
+ * then Postgres).
  */
+import { Redis } from 'ioredis';
+import { allProjections } from '@otog/projections';
 import { migrate } from '@otog/platform/db/migrate';
+import type { DatabasePool } from '@otog/platform/db/pool';
 import { createLogger, describeUrl } from '@otog/platform/log/logger';
 import { routeProcessWarnings } from '@otog/platform/log/process-warnings';
+import { listSlots } from '@otog/platform/runner/projection-slots';
 import { API_PREFIX, buildApp } from './app.ts';
-import { loadApiConfig, repoRoot } from './config.ts';
+import { loadApiConfig, repoRoot, type Role } from './config.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
 import { startPlatformRuntime } from './platform-runtime.ts';
 import { startLocalWorker } from './judging/local-worker.ts';
@@ -24,6 +30,7 @@ import type { ApiDependencies } from './http/settings.ts';
 const config = loadApiConfig();
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
 routeProcessWarnings(logger);
+const runs = (role: Role) => config.OTOG_ROLES.includes(role);
 
 /** What to undo, newest last; shutdown runs it in reverse. */
 const cleanups: Array<{ name: string; run: () => Promise<void> }> = [];
@@ -69,7 +76,45 @@ async function seedFirstStart(api: ApiDependencies): Promise<void> {
   if (seeded > 0) logger.info({ problems: seeded }, 'seeded the sample problems');
 }
 
+/**
+ * An API node without the projector role reads tables a projector node creates: on a fresh database it
+ * waits for them instead of failing its first reads.
+ */
+async function waitForReadModels(pool: DatabasePool): Promise<void> {
+  let told = false;
+  while (!signalled) {
+    const live = new Set((await listSlots(pool)).filter((slot) => slot.state === 'live').map((slot) => slot.projection));
+    const missing = allProjections.map((projection) => projection.name).filter((name) => !live.has(name));
+    if (missing.length === 0) return;
+    if (!told) logger.warn({ missing }, 'waiting for a node with the projector role to create the read models');
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** The rate limits' Redis; connecting at start makes a wrong REDIS_URL stop the start with its name. */
+async function connectRedis(url: string): Promise<Redis> {
+  // No offline queue and one retry: while Redis is away a request fails over to no limit at once instead of waiting.
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  let connected = false;
+  let lastError = '';
+  redis.on('error', (error: Error) => {
+    if (connected && error.message !== lastError) logger.warn({ err: error.message }, 'Redis connection failed; rate limits are off until it is back');
+    lastError = error.message;
+  });
+  redis.on('ready', () => (lastError = ''));
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`cannot reach REDIS_URL ${describeUrl(url)}: ${lastError || (error instanceof Error ? error.message : String(error))}`, { cause: error });
+  }
+  connected = true;
+  return redis;
+}
+
 async function start(): Promise<void> {
+  logger.info({ roles: config.OTOG_ROLES }, 'starting');
   let databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) {
     const postgres = await startEmbeddedPostgres({ dataDir: config.OTOG_DATA_DIR, logger, ownsSignals: true });
@@ -80,22 +125,40 @@ async function start(): Promise<void> {
   }
 
   if (signalled) return;
+  // Every node migrates: concurrent starts queue on the migration's advisory lock.
   const migration = await migrate(databaseUrl);
   logger.info({ applied: migration.applied, version: migration.version }, 'database migrated');
   if (signalled) return;
 
-  const platform = await startPlatformRuntime({ databaseUrl, logger, ...(config.KAFKA_BROKERS ? { kafkaBrokers: config.KAFKA_BROKERS } : {}) });
+  const platform = await startPlatformRuntime({
+    databaseUrl,
+    logger,
+    roles: config.OTOG_ROLES,
+    ...(config.KAFKA_BROKERS ? { kafkaBrokers: config.KAFKA_BROKERS } : {}),
+  });
   cleanups.push({ name: 'the projections', run: platform.stop });
   if (signalled) return;
 
+  // The queue's claim and report routes are the api role's; its background sweeper the judge-queue role's.
   const judging = startJudging({
     runtime: platform,
     dataDir: config.OTOG_DATA_DIR,
     leaseMs: config.JUDGE_LEASE_SECONDS * 1_000,
     maxAttempts: config.JUDGE_MAX_ATTEMPTS,
     logger,
+    sweeper: runs('judge-queue'),
   });
   cleanups.push({ name: 'the judge queue', run: judging.stop });
+
+  if (!runs('api')) {
+    process.stdout.write(`\nOTOG is running: ${config.OTOG_ROLES.join(', ')} (no HTTP server in this process).\nStop with Ctrl-C.\n\n`);
+    return;
+  }
+
+  if (!runs('projector')) await waitForReadModels(platform.pool);
+  if (signalled) return;
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
+  if (redis) cleanups.push({ name: 'the Redis connection', run: async () => void (await redis.quit()) });
 
   const api: ApiDependencies = {
     pool: platform.pool,
@@ -105,6 +168,7 @@ async function start(): Promise<void> {
     logger,
     settings: apiSettingsFrom(config),
     sessions: createSessionGuard({ pool: platform.pool, listener: platform.listener }),
+    ...(redis ? { redis } : {}),
   };
   await seedFirstStart(api);
   if (signalled) return;

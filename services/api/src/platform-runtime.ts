@@ -9,6 +9,7 @@ import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { createKafkaRelay } from '@otog/platform/relay/kafka-relay';
 import type { Subscription } from '@otog/platform/transport/event-transport';
 import { Kafka, logLevel } from 'kafkajs';
+import { ROLES, type Role } from './config.ts';
 import { judgeTaskReactor } from './judging/judge-task-reactor.ts';
 
 /**
@@ -19,31 +20,45 @@ export interface PlatformRuntime {
   readonly pool: DatabasePool;
   readonly store: EventStore;
   readonly listener: NotificationListener;
+  /** Folds the read models with the `projector` role; without it folds nothing and only waits for them. */
   readonly projections: ProjectionRunner;
-  /** The judge-task reactor (SubmissionCreated / RejudgeRequested -> judge_tasks rows), on the Postgres log. */
-  readonly judgeTasks: Subscription;
+  /** The judge-task reactor (SubmissionCreated / RejudgeRequested -> judge_tasks rows), with the `judge-queue` role. */
+  readonly judgeTasks: Subscription | undefined;
   stop(): Promise<void>;
 }
 
 /**
- * With `kafkaBrokers`, the outbox relay also runs here: it publishes the log to Kafka for consumers in
- * other processes (single active relay across processes, by its checkpoint lock).
+ * Starts what `roles` (default: all) ask of the event-sourcing core. With `relay` and `kafkaBrokers`, the
+ * outbox relay publishes the log to Kafka for consumers in other processes. Projection slots, the reactor
+ * and the relay are each single-active across processes by their checkpoint lock, so any number of nodes
+ * may run the same role (standbys).
  */
 export async function startPlatformRuntime(options: {
   databaseUrl: string;
   logger: Logger;
   kafkaBrokers?: readonly string[];
+  roles?: readonly Role[];
 }): Promise<PlatformRuntime> {
   const { databaseUrl, logger } = options;
+  const roles = options.roles ?? ROLES;
   const pool = await createDbPool(databaseUrl, { maximumPoolSize: 20 });
   const listener = createNotificationListener(databaseUrl, logger);
   const store = createEventStore(pool, otogEventRegistry);
   const transport = createPgLogTransport({ pool, store, listener, logger });
-  const projections = await startProjectionRunner({ pool, store, transport, projections: allProjections, logger });
-  // Single active across processes by its checkpoint lock, like a projection slot; never rebuilt.
-  const judgeTasks = await transport.subscribe(judgeTaskReactor);
+  const projector = roles.includes('projector');
+  const projections = await startProjectionRunner({
+    pool,
+    store,
+    transport,
+    projections: allProjections,
+    // Without the role the runner folds nothing and answers waitFor from the checkpoints a projector moves.
+    fold: projector,
+    logger,
+  });
+  // Never rebuilt.
+  const judgeTasks = roles.includes('judge-queue') ? await transport.subscribe(judgeTaskReactor) : undefined;
   let relay: { subscription: Subscription; disconnect(): Promise<void> } | undefined;
-  if (options.kafkaBrokers?.length) {
+  if (roles.includes('relay') && options.kafkaBrokers?.length) {
     const kafka = new Kafka({ clientId: 'otog-relay', brokers: [...options.kafkaBrokers], logLevel: logLevel.WARN });
     const consumer = createKafkaRelay({ kafka });
     await consumer.connect();
@@ -59,7 +74,7 @@ export async function startPlatformRuntime(options: {
     async stop() {
       await relay?.subscription.stop();
       await relay?.disconnect();
-      await judgeTasks.stop();
+      await judgeTasks?.stop();
       await projections.stop();
       await listener.close();
       await pool.end();

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DatabasePool } from '@otog/platform/db/pool';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
@@ -39,6 +40,8 @@ export interface ApiDependencies {
   readonly settings: ApiSettings;
   /** Whether a signed access token's session still stands (role, logout, password), per request. */
   readonly sessions: SessionGuard;
+  /** Keeps the rate-limit counters, shared by every API node (REDIS_URL); without it each process counts alone. */
+  readonly redis?: Redis;
 }
 
 export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {

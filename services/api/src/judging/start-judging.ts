@@ -11,9 +11,9 @@ export function objectsDirOf(dataDir: string): string {
 }
 
 /**
- * The API process's side of judging: the task queue behind the internal judge API and its sweeper, which
- * ends tasks nobody can finish (a dead worker's last attempt, a problem without test data) even when no
- * worker is claiming.
+ * The server's side of judging: the task queue behind the internal judge API (the `api` role) and, unless
+ * `sweeper` is false, its sweeper (the `judge-queue` role), which ends tasks nobody can finish (a dead
+ * worker's last attempt, a problem without test data) even when no worker is claiming.
  */
 export function startJudging(options: {
   runtime: PlatformRuntime;
@@ -21,6 +21,7 @@ export function startJudging(options: {
   leaseMs: number;
   maxAttempts: number;
   logger?: Logger;
+  sweeper?: boolean;
 }): { deps: JudgingDependencies; stop(): Promise<void> } {
   const { runtime, logger } = options;
   const queue = createJudgeQueue({
@@ -31,12 +32,12 @@ export function startJudging(options: {
     maxAttempts: options.maxAttempts,
     ...(logger ? { logger } : {}),
   });
-  const sweeper = queue.startSweeper(Math.min(5_000, Math.max(250, Math.floor(options.leaseMs / 4))));
+  const sweeper = options.sweeper === false ? undefined : queue.startSweeper(Math.min(5_000, Math.max(250, Math.floor(options.leaseMs / 4))));
   return {
     deps: { pool: runtime.pool, queue, objects: createLocalObjectStore(objectsDirOf(options.dataDir)) },
     async stop() {
       queue.close();
-      await sweeper.stop();
+      await sweeper?.stop();
     },
   };
 }

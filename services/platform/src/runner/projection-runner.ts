@@ -18,6 +18,11 @@ export interface ProjectionRunnerOptions {
   readonly refreshIntervalMs?: number;
   /** Switch a building slot live as soon as it has caught up with the log. */
   readonly autoCutover?: boolean;
+  /**
+   * false: fold nothing (a node without the projector role) and only answer waitFor, from the checkpoints
+   * the folding processes move. Default true.
+   */
+  readonly fold?: boolean;
   readonly subscribeOptions?: SubscribeOptions;
 }
 
@@ -87,10 +92,13 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
     return refreshing;
   };
 
-  await refresh();
-  const timer = setInterval(() => {
-    if (!stopped) refresh().catch((error: unknown) => logger?.error({ err: String(error) }, 'projection refresh failed'));
-  }, options.refreshIntervalMs ?? 1_000);
+  let timer: NodeJS.Timeout | undefined;
+  if (options.fold ?? true) {
+    await refresh();
+    timer = setInterval(() => {
+      if (!stopped) refresh().catch((error: unknown) => logger?.error({ err: String(error) }, 'projection refresh failed'));
+    }, options.refreshIntervalMs ?? 1_000);
+  }
 
   return {
     refresh,
