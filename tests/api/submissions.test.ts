@@ -9,6 +9,8 @@ import { canSeeSubmission, checkUpload, globalListFilter, visibleProblemsFilter 
 import { createSubmissionQueries } from '@otog/api/modules/submissions/submission-queries';
 import { subtaskRows } from '@otog/api/modules/submissions/present';
 import { submissionContract as contract, type Submission } from '@otog/schemas/api/submission';
+import type { Notice } from '@otog/platform/notices/notice';
+import { until } from '../support/until.ts';
 import { startStack, type CallOptions, type Stack, type TestUser } from './support/stack.ts';
 
 let stack: Stack;
@@ -172,6 +174,19 @@ describe('POST /submission/problem/:problemId', () => {
     // The judge queue has it.
     await stack.runtime.judgeTasks!.waitFor({ ...event!, scope: event!.scope }, 10_000);
     expect(await stack.deps.pool.maybeOneFirst(sql.unsafe`SELECT state FROM judge_tasks WHERE submission_id = ${created.id}`)).toBe('queued');
+  });
+
+  it('announces "submission N changed" to its owner once the read model has it (after-commit notice)', async () => {
+    const heard: Notice[] = [];
+    const off = stack.runtime.notices.subscribe((notice) => heard.push(notice));
+    try {
+      await stack.runtime.notices.ready();
+      const created = await submit(alice, shown);
+      await until('the notice arrives', () => heard.some((notice) => notice.key === String(created.id)));
+      expect(heard.find((notice) => notice.key === String(created.id))).toMatchObject({ topic: 'submission', data: { userId: alice.id } });
+    } finally {
+      off();
+    }
   });
 
   it('refuses a missing file, other languages and extensions that contradict the language', async () => {

@@ -3,6 +3,7 @@ import { allProjections } from '@otog/projections';
 import { sql } from '@otog/platform/db/pool';
 import { createEventStore, type StoredEvent } from '@otog/platform/eventstore/event-store';
 import { LOG_START } from '@otog/platform/eventstore/position';
+import { noticeCollector } from '@otog/platform/notices/notice';
 import { slotTableName, slotTables } from '@otog/platform/runner/projection';
 import { createRebuildSlot, ensureCodeSlot } from '@otog/platform/runner/projection-slots';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
@@ -39,7 +40,8 @@ describe('duplicate delivery, straight into the handlers', () => {
       const deliver = (version: number, events: readonly StoredEvent[]) =>
         db.pool.transaction(async (tx) => {
           const tables = slotTables(projection, version);
-          for (const event of events) await projection.handlerOf(event.type)!(tx, event, tables);
+          const notices = noticeCollector();
+          for (const event of events) await projection.handlerOf(event.type)!(tx, event, tables, notices.contextAt(event));
         });
 
       await deliver(once!, log);

@@ -135,6 +135,7 @@ async function start(): Promise<void> {
     logger,
     roles: config.OTOG_ROLES,
     ...(config.KAFKA_BROKERS ? { kafkaBrokers: config.KAFKA_BROKERS } : {}),
+    ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
   });
   cleanups.push({ name: 'the projections', run: platform.stop });
   if (signalled) return;

@@ -6,6 +6,9 @@ import { createDbPool, type DatabasePool } from '@otog/platform/db/pool';
 import { createEventStore, type EventStore } from '@otog/platform/eventstore/event-store';
 import { startProjectionRunner, type ProjectionRunner } from '@otog/platform/runner/projection-runner';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
+import type { Notifier } from '@otog/platform/notices/notice';
+import { createPgNotifier } from '@otog/platform/notices/pg-notifier';
+import { createRedisNotifier } from '@otog/platform/notices/redis-notifier';
 import { createKafkaRelay } from '@otog/platform/relay/kafka-relay';
 import type { Subscription } from '@otog/platform/transport/event-transport';
 import { Kafka, logLevel } from 'kafkajs';
@@ -24,6 +27,11 @@ export interface PlatformRuntime {
   readonly projections: ProjectionRunner;
   /** The judge-task reactor (SubmissionCreated / RejudgeRequested -> judge_tasks rows), with the `judge-queue` role. */
   readonly judgeTasks: Subscription | undefined;
+  /**
+   * After-commit notices of the live read models ("submission 42 changed"), from whichever process folds
+   * them: through Redis pub/sub with `redisUrl`, else through Postgres NOTIFY.
+   */
+  readonly notices: Notifier;
   stop(): Promise<void>;
 }
 
@@ -37,6 +45,7 @@ export async function startPlatformRuntime(options: {
   databaseUrl: string;
   logger: Logger;
   kafkaBrokers?: readonly string[];
+  redisUrl?: string;
   roles?: readonly Role[];
 }): Promise<PlatformRuntime> {
   const { databaseUrl, logger } = options;
@@ -45,6 +54,7 @@ export async function startPlatformRuntime(options: {
   const listener = createNotificationListener(databaseUrl, logger);
   const store = createEventStore(pool, otogEventRegistry);
   const transport = createPgLogTransport({ pool, store, listener, logger });
+  const notices = options.redisUrl ? createRedisNotifier({ url: options.redisUrl, logger }) : createPgNotifier({ pool, listener, logger });
   const projector = roles.includes('projector');
   const projections = await startProjectionRunner({
     pool,
@@ -53,6 +63,7 @@ export async function startPlatformRuntime(options: {
     projections: allProjections,
     // Without the role the runner folds nothing and answers waitFor from the checkpoints a projector moves.
     fold: projector,
+    notifier: notices,
     logger,
   });
   // Never rebuilt.
@@ -71,11 +82,13 @@ export async function startPlatformRuntime(options: {
     listener,
     projections,
     judgeTasks,
+    notices,
     async stop() {
       await relay?.subscription.stop();
       await relay?.disconnect();
       await judgeTasks?.stop();
       await projections.stop();
+      await notices.close();
       await listener.close();
       await pool.end();
     },

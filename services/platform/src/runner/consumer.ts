@@ -1,6 +1,7 @@
 import type { DatabaseTransactionConnection } from '../db/pool.ts';
 import type { StoredEvent } from '../eventstore/event-store.ts';
 import { comparePositions, type Position } from '../eventstore/position.ts';
+import type { Notice } from '../notices/notice.ts';
 import { advanceCheckpoint, type Checkpoint, type CheckpointKey } from './checkpoints.ts';
 
 /**
@@ -15,7 +16,8 @@ export interface EventConsumer {
   readonly types?: ReadonlySet<string>;
   /** Take events as stored (schemaVersion and data not upcast): for consumers that forward them verbatim. */
   readonly storedData?: boolean;
-  handle(tx: DatabaseTransactionConnection, events: readonly StoredEvent[]): Promise<void>;
+  /** May return notices: the transport hands them on (BatchOutcome.notices) only after the batch committed. */
+  handle(tx: DatabaseTransactionConnection, events: readonly StoredEvent[]): Promise<void | readonly Notice[]>;
 }
 
 export interface BatchOutcome {
@@ -26,6 +28,8 @@ export interface BatchOutcome {
   /** Events at or below the checkpoint: redeliveries, dropped by position. */
   readonly duplicates: number;
   readonly checkpoint: Position;
+  /** What the handler announced; handed to onBatch, which runs after the commit. */
+  readonly notices: readonly Notice[];
 }
 
 /**
@@ -43,12 +47,12 @@ export async function applyBatch(
 ): Promise<BatchOutcome> {
   const fresh = delivered.filter((event) => comparePositions(event, checkpoint) > 0);
   const wanted = consumer.types ? fresh.filter((event) => consumer.types!.has(event.type)) : fresh;
-  if (wanted.length > 0) await consumer.handle(tx, wanted);
+  const notices = (wanted.length > 0 ? await consumer.handle(tx, wanted) : undefined) ?? [];
   const lastFresh = fresh[fresh.length - 1];
   let next: Position = lastFresh ?? checkpoint;
   if (options.scannedUpTo && comparePositions(options.scannedUpTo, next) > 0) next = options.scannedUpTo;
   if (comparePositions(next, checkpoint) !== 0 || options.kafkaOffset !== undefined) {
     await advanceCheckpoint(tx, key, checkpoint, next, options.kafkaOffset);
   }
-  return { scanned: delivered.length, applied: wanted.length, duplicates: delivered.length - fresh.length, checkpoint: next };
+  return { scanned: delivered.length, applied: wanted.length, duplicates: delivered.length - fresh.length, checkpoint: next, notices };
 }

@@ -3,6 +3,7 @@ import type { DatabasePool } from '../db/pool.ts';
 import type { EventStore } from '../eventstore/event-store.ts';
 import { comparePositions, type Position } from '../eventstore/position.ts';
 import type { EventTransport, SubscribeOptions, Subscription } from '../transport/event-transport.ts';
+import type { Notifier } from '../notices/notice.ts';
 import { readCheckpoint } from './checkpoints.ts';
 import type { EventConsumer } from './consumer.ts';
 import { slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
@@ -24,6 +25,8 @@ export interface ProjectionRunnerOptions {
    */
   readonly fold?: boolean;
   readonly subscribeOptions?: SubscribeOptions;
+  /** Where the live slots' notices go once their batch has committed. */
+  readonly notifier?: Notifier;
 }
 
 export interface ProjectionRunner {
@@ -49,23 +52,36 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
   const byName = new Map(projections.map((p) => [p.name, p]));
   if (byName.size !== projections.length) throw new Error('two projections share a name');
   const running = new Map<string, { subscription: Subscription; projection: string; version: number }>();
+  const notifier = options.notifier;
+  /** The slot readers read, per projection, as of the last refresh: only it publishes notices. */
+  const liveVersions = new Map<string, number>();
   let stopped = false;
   let refreshing: Promise<void> | undefined;
 
   const subscribeSlot = async (definition: ProjectionDefinition, version: number) => {
     const name = slotConsumerName(definition.name, version);
     if (running.has(name)) return;
-    const subscription = await transport.subscribe(slotConsumer(definition, version), options.subscribeOptions);
+    const subscription = await transport.subscribe(slotConsumer(definition, version), {
+      ...options.subscribeOptions,
+      onBatch: (batch) => {
+        options.subscribeOptions?.onBatch?.(batch);
+        // Committed by now. Only the slot readers read announces: a rebuild replaying old events stays quiet.
+        if (notifier && batch.notices.length > 0 && liveVersions.get(definition.name) === version) {
+          notifier.publish(batch.notices).catch((error: unknown) => logger?.warn({ err: String(error), projection: definition.name }, 'publishing notices failed'));
+        }
+      },
+    });
     running.set(name, { subscription, projection: definition.name, version });
     logger?.info({ projection: definition.name, version, transport: transport.kind }, 'projection slot started');
   };
 
   const refreshOnce = async () => {
-    for (const definition of projections) {
-      const wanted = await ensureCodeSlot(pool, definition);
-      for (const version of wanted) await subscribeSlot(definition, version);
-    }
+    const wanted = new Map<ProjectionDefinition, number[]>();
+    for (const definition of projections) wanted.set(definition, await ensureCodeSlot(pool, definition));
     const slots = await listSlots(pool);
+    liveVersions.clear();
+    for (const slot of slots) if (slot.state === 'live') liveVersions.set(slot.projection, slot.version);
+    for (const [definition, versions] of wanted) for (const version of versions) await subscribeSlot(definition, version);
     for (const slot of slots) {
       const name = slotConsumerName(slot.projection, slot.version);
       const entry = running.get(name);

@@ -2,15 +2,20 @@ import type { IdentifierSqlToken } from 'slonik';
 import type { OtogEventMap } from '@otog/schemas/events';
 import { sql, type DatabaseTransactionConnection } from '../db/pool.ts';
 import type { StoredEvent } from '../eventstore/event-store.ts';
+import { noticeCollector, type FoldContext, type Notice } from '../notices/notice.ts';
 
 /** A slot's physical tables, by the logical names the projection declared. */
 export type SlotTables<TName extends string = string> = Readonly<Record<TName, IdentifierSqlToken>>;
 
-/** Folds one event (its data already upcast and validated against its definition) into the slot's tables. */
+/**
+ * Folds one event (its data already upcast and validated against its definition) into the slot's tables;
+ * `context.notify` announces what changed, published only after the batch commits and only by the live slot.
+ */
 export type EventHandler<TData, TName extends string> = (
   tx: DatabaseTransactionConnection,
   event: StoredEvent<TData>,
   tables: SlotTables<TName>,
+  context: FoldContext,
 ) => Promise<void>;
 
 /** One handler per event type the projection folds, keyed by the type's name (`[SubmissionCreated.type]: ...`). */
@@ -32,8 +37,8 @@ export interface ProjectionDefinition<TName extends string = string> {
   setup(tx: DatabaseTransactionConnection, tables: SlotTables<TName>): Promise<void>;
   /** The handler of one event type (tests call them directly with repeated and stale events). */
   handlerOf(type: string): EventHandler<unknown, TName> | undefined;
-  /** Folds a batch of events into the slot's tables in log order; types it does not handle are passed over. */
-  apply(tx: DatabaseTransactionConnection, events: readonly StoredEvent[], tables: SlotTables<TName>): Promise<void>;
+  /** Folds a batch of events into the slot's tables in log order (other types passed over); returns its notices. */
+  apply(tx: DatabaseTransactionConnection, events: readonly StoredEvent[], tables: SlotTables<TName>): Promise<Notice[]>;
 }
 
 /**
@@ -42,7 +47,12 @@ export interface ProjectionDefinition<TName extends string = string> {
  */
 export interface BatchFold<TEvents, K extends keyof TEvents & string, TName extends string> {
   readonly handles: readonly K[];
-  apply(tx: DatabaseTransactionConnection, events: ReadonlyArray<StoredEvent<TEvents[K]>>, tables: SlotTables<TName>): Promise<void>;
+  apply(
+    tx: DatabaseTransactionConnection,
+    events: ReadonlyArray<StoredEvent<TEvents[K]>>,
+    tables: SlotTables<TName>,
+    context: FoldContext,
+  ): Promise<void>;
 }
 
 interface SpecBase<TName extends string> {
@@ -81,15 +91,19 @@ export function projectionOver<TEvents>() {
     let apply: ProjectionDefinition<TName>['apply'];
     if (spec.batch) {
       const batch = spec.batch;
-      for (const type of batch.handles) handlers.set(type, (tx, event, tables) => batch.apply(tx, decoded([event]), tables));
-      apply = (tx, events, tables) => {
+      for (const type of batch.handles) handlers.set(type, (tx, event, tables, context) => batch.apply(tx, decoded([event]), tables, context));
+      apply = async (tx, events, tables) => {
         const wanted = events.filter((event) => handlers.has(event.type));
-        return wanted.length ? batch.apply(tx, decoded(wanted), tables) : Promise.resolve();
+        const collector = noticeCollector();
+        if (wanted.length) await batch.apply(tx, decoded(wanted), tables, collector.contextAt(wanted[wanted.length - 1]!));
+        return collector.notices();
       };
     } else {
       for (const [type, handler] of Object.entries(spec.on as Record<string, AnyHandler | undefined>)) if (handler) handlers.set(type, handler);
       apply = async (tx, events, tables) => {
-        for (const event of events) await handlers.get(event.type)?.(tx, event, tables);
+        const collector = noticeCollector();
+        for (const event of events) await handlers.get(event.type)?.(tx, event, tables, collector.contextAt(event));
+        return collector.notices();
       };
     }
     if (handlers.size === 0) throw new Error(`projection ${spec.name} handles no event type`);

@@ -1,5 +1,5 @@
 import type { Position } from '../eventstore/position.ts';
-import type { EventConsumer } from '../runner/consumer.ts';
+import type { BatchOutcome, EventConsumer } from '../runner/consumer.ts';
 
 /**
  * The port through which consumers (projections, reactors, subscribers) receive the event log.
@@ -19,8 +19,8 @@ export interface SubscribeOptions {
   readonly batchSize?: number;
   /** Handler attempts before the consumer is marked faulted (never skipped silently). */
   readonly maxAttempts?: number;
-  /** Called for each committed batch: progress bars, metrics. */
-  readonly onBatch?: (info: { scanned: number; applied: number; duplicates: number; checkpoint: Position }) => void;
+  /** Called for each batch once it has committed: progress bars, metrics, after-commit notices. */
+  readonly onBatch?: (info: BatchOutcome) => void;
   readonly onFault?: (info: { eventId: string | null; message: string }) => void;
 }
 
