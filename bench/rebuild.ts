@@ -31,7 +31,7 @@ export async function benchRebuild(context: BenchContext): Promise<BenchResult> 
     const definition = counterSumProjection('counter_sum');
     await ensureCodeSlot(db.pool, definition); // v1 goes live (not folded here: this is the slot being replaced)
     const version = await createRebuildSlot(db.pool, definition);
-    const state = (await listSlots(db.pool, definition.name)).find((s) => s.version === version)?.state;
+    const state = (await listSlots(db.pool, definition.name)).find((s) => s.generation === version)?.state;
     process.stdout.write(`  rebuild: slot ${definition.name} v${version} (${state}) folding ${int(total)} events from the start of the log\n`);
     const result = await foldToHead({
       pool: db.pool,

@@ -6,6 +6,20 @@ import { submissionsProjection } from './submissions/submissions.projection.ts';
 
 export { announcementsProjection, judgeProblemsProjection, problemsProjection, submissionsProjection };
 
+// Each projection owns the queries on its read model; the API reads only through them.
+export { announcementQueries, type AnnouncementQueries } from './announcements/announcements.queries.ts';
+export { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord } from './problems/problems.queries.ts';
+export {
+  createSubmissionQueries,
+  type ListFilter,
+  type Page,
+  type ProblemFacts,
+  type SubmissionDetailRow,
+  type SubmissionFacts,
+  type SubmissionQueries,
+  type SubmissionRow,
+} from './submissions/submissions.queries.ts';
+
 /**
  * Every read model the product serves, folded by the projection runner. Each capability adds its
  * projections here (submissions, scoreboard, ...). tests/platform/projection-redelivery.test.ts requires

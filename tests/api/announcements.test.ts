@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announcementContract as contract, type Announcement } from '@otog/schemas/api/announcement';
-import { evolve, fold, listRefusal } from '@otog/api/modules/announcements/announcement-state';
+import { announcementDecider, foldAnnouncement, listRefusal } from '@otog/api/modules/announcements/announcement-state';
+import { given } from '../support/decider.ts';
 import { startStack, type Stack, type TestUser } from './support/stack.ts';
 
 let stack: Stack;
@@ -248,18 +249,48 @@ describe('concurrent changes', () => {
 });
 
 describe('announcement rules (pure)', () => {
+  const created = { type: 'AnnouncementCreated', scope: 'contest:3', data: { announcementId: 1, value: 'a', contestId: 3 } };
+
   it('folds a stream, keeping the creation scope', () => {
-    const scope = 'contest:3';
-    const created = evolve(null, { type: 'AnnouncementCreated', scope, data: { announcementId: 1, value: 'a', contestId: 3 } });
-    expect(created).toEqual({ row: { id: 1, value: 'a', show: false, contestId: 3 }, scope });
-    const state = fold([
-      { type: 'AnnouncementCreated', scope, data: { announcementId: 1, value: 'a', contestId: 3 } },
-      { type: 'AnnouncementVisibilityChanged', scope, data: { announcementId: 1, show: true } },
-      { type: 'AnnouncementUpdated', scope, data: { announcementId: 1, value: 'b', contestId: null } },
+    expect(given(announcementDecider, [created]).state).toEqual({ row: { id: 1, value: 'a', show: false, contestId: 3 }, scope: 'contest:3' });
+    const state = foldAnnouncement([
+      created,
+      { type: 'AnnouncementVisibilityChanged', scope: 'contest:3', data: { announcementId: 1, show: true } },
+      { type: 'AnnouncementUpdated', scope: 'contest:3', data: { announcementId: 1, value: 'b', contestId: null } },
     ]);
-    expect(state).toEqual({ row: { id: 1, value: 'b', show: true, contestId: null }, scope });
-    expect(evolve(state, { type: 'AnnouncementDeleted', scope, data: { announcementId: 1 } })).toBeNull();
-    expect(evolve(null, { type: 'AnnouncementUpdated', scope, data: { announcementId: 1, value: 'x' } })).toBeNull();
+    expect(state).toEqual({ row: { id: 1, value: 'b', show: true, contestId: null }, scope: 'contest:3' });
+    expect(foldAnnouncement([created, { type: 'AnnouncementDeleted', scope: 'contest:3', data: { announcementId: 1 } }])).toBeNull();
+    expect(foldAnnouncement([{ type: 'AnnouncementUpdated', scope: 'contest:3', data: { announcementId: 1, value: 'x' } }])).toBeNull();
+  });
+
+  it('decides: create once, in the scope of its contest (or global)', () => {
+    given(announcementDecider).when({ kind: 'create', announcementId: 1, value: 'a', contestId: 3 }).then([created]);
+    given(announcementDecider)
+      .when({ kind: 'create', announcementId: 2, value: 'b', contestId: null })
+      .then([{ type: 'AnnouncementCreated', scope: 'announcement:global', data: { announcementId: 2, value: 'b', contestId: null } }]);
+    given(announcementDecider, [created]).when({ kind: 'create', announcementId: 1, value: 'a', contestId: 3 }).thenRefused('Announcement 1 exists');
+  });
+
+  it('decides: changes keep the creation scope, even a move to global; a missing or deleted one is a 404', () => {
+    given(announcementDecider, [created])
+      .when({ kind: 'update', announcementId: 1, value: 'b', contestId: null })
+      .then([{ type: 'AnnouncementUpdated', scope: 'contest:3', data: { announcementId: 1, value: 'b', contestId: null } }]);
+    given(announcementDecider, [created])
+      .when({ kind: 'update', announcementId: 1, value: 'c', show: true })
+      .then([{ type: 'AnnouncementUpdated', scope: 'contest:3', data: { announcementId: 1, value: 'c', show: true } }]);
+    given(announcementDecider, [created])
+      .when({ kind: 'show', announcementId: 1, show: true })
+      .then([{ type: 'AnnouncementVisibilityChanged', scope: 'contest:3', data: { announcementId: 1, show: true } }]);
+    given(announcementDecider, [created]).when({ kind: 'delete', announcementId: 1 }).then([{ type: 'AnnouncementDeleted', scope: 'contest:3', data: { announcementId: 1 } }]);
+    const deleted = { type: 'AnnouncementDeleted', scope: 'contest:3', data: { announcementId: 1 } };
+    for (const command of [
+      { kind: 'show', announcementId: 1, show: true },
+      { kind: 'delete', announcementId: 1 },
+      { kind: 'update', announcementId: 1, value: 'x' },
+    ] as const) {
+      given(announcementDecider, [created, deleted]).when(command).thenRefused('Announcement not found');
+      given(announcementDecider).when(command).thenRefused('Announcement not found');
+    }
   });
 
   it('lets only admins list hidden announcements', () => {

@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readModel } from '@otog/api/http/read-models';
 import { signedAttachmentUrl } from '@otog/api/modules/problems/files';
 import { checkTestdataZip } from '@otog/api/modules/problems/testdata-validation';
 import { seedSampleProblems } from '@otog/api/seed/seed-problems';
+import { z } from 'zod';
 import { sql } from '@otog/platform/db/pool';
+import { readModel } from '@otog/platform/runner/read-model';
 import { problemsProjection } from '@otog/projections';
 import { problemContract as routes, type Problem } from '@otog/schemas/api/problem';
 import { startStack, type Stack, type TestUser } from './support/stack.ts';
@@ -62,9 +63,11 @@ async function badForm(fields: Record<string, string>, files: { zip?: Uint8Array
 }
 
 /** The stored row's file references (not part of the API). */
-async function hashesOf(problemId: number): Promise<{ testdata_hash: string | null; statement_hash: string | null }> {
-  const t = await readModel(stack.deps.pool, problemsProjection)();
-  return (await stack.deps.pool.one(sql.unsafe`SELECT testdata_hash, statement_hash FROM ${t.problems} WHERE id = ${problemId}`)) as never;
+const liveProblems = readModel({ p: problemsProjection });
+const Hashes = z.object({ testdata_hash: z.string().nullable(), statement_hash: z.string().nullable() });
+async function hashesOf(problemId: number): Promise<z.infer<typeof Hashes>> {
+  const { p } = await liveProblems(stack.deps.pool);
+  return stack.deps.pool.one(sql.type(Hashes)`SELECT testdata_hash, statement_hash FROM ${p.problems} WHERE id = ${problemId}`);
 }
 
 let submissionCounter = 0;

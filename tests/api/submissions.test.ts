@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '@otog/platform/db/pool';
 import type { AppendResult, NewEvent } from '@otog/platform/eventstore/event-store';
 import { canSeeSubmission, checkUpload, globalListFilter, visibleProblemsFilter } from '@otog/api/modules/submissions/rules';
-import { createSubmissionQueries } from '@otog/api/modules/submissions/submission-queries';
+import { createSubmissionQueries } from '@otog/projections';
 import { subtaskRows } from '@otog/api/modules/submissions/present';
 import { submissionContract as contract, type Submission } from '@otog/schemas/api/submission';
 import type { Notice } from '@otog/platform/notices/notice';

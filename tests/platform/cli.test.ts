@@ -56,11 +56,11 @@ describe('operator CLI', () => {
     await projector.runner.waitFor('ledger', { ...appended.lastPosition, scope: 'user:cli' });
 
     const status = await cli(['projections', 'status']);
-    expect(status.out).toMatch(/^ledger v1 {2}live {4} at \d+\/\d+ {2}behind 0\n$/);
+    expect(status.out).toMatch(/^ledger v1 {2}live {5}code 1 {2}at \d+\/\d+ {2}behind 0\n$/);
 
     const rebuild = await cli(['projections', 'rebuild', 'ledger']);
-    expect(rebuild.out).toContain('building ledger v2 from the log');
-    expect(rebuild.out).toContain('ledger v2 is live; v1 retired');
+    expect(rebuild.out).toContain('building ledger v2 (code version 1) from the log');
+    expect(rebuild.out).toContain('ledger v2 is live; v1 retired (its tables stay until projections drop-retired');
     expect(rebuild.progress).toMatch(/ledger v2 \[.*\] 100% 300\/300 events/);
     expect(await db.pool.oneFirst(sql.unsafe`SELECT events FROM rm_ledger_v2_totals`)).toBe(300);
 
@@ -74,17 +74,26 @@ describe('operator CLI', () => {
     const skip = await cli(['projections', 'skip', 'ledger']);
     expect(skip.out).toContain(`skipped CounterIncremented ${poison.events[0]!.eventId}`);
     await projector.runner.waitFor('ledger', { ...poison.lastPosition, scope: 'user:cli' });
-    expect((await listSlots(db.pool, 'ledger')).map((s) => [s.version, s.state, s.checkpointStatus])).toEqual([
+    expect((await listSlots(db.pool, 'ledger')).map((s) => [s.generation, s.state, s.checkpointStatus])).toEqual([
       [1, 'retired', 'retired'],
       [2, 'live', 'running'],
     ]);
+
+    // The retired slot's tables outlive the cutover until they are dropped, after the grace period or when asked.
+    expect((await cli(['projections', 'status'])).out).toMatch(/^ledger v1 {2}retired {2}code 1 {2}at \d+\/\d+ {2}behind - {2}retired at \S+$/m);
+    expect(await db.pool.oneFirst(sql.unsafe`SELECT events FROM rm_ledger_v1_totals`)).toBe(300);
+    expect((await cli(['projections', 'drop-retired'])).out).toBe('no slot retired 10 minutes ago or more\n');
+    expect((await cli(['projections', 'drop-retired', 'ledger', '--older-than', '0'])).out).toBe('dropped ledger v1\n');
+    expect(await db.pool.exists(sql.unsafe`SELECT 1 FROM pg_tables WHERE tablename = 'rm_ledger_v1_totals'`)).toBe(false);
+    expect((await listSlots(db.pool, 'ledger')).map((s) => s.generation)).toEqual([2]);
   });
 
   it('refuses unknown commands and projections with a usage error', async () => {
     await expect(cli(['projections', 'rebuild', 'nope'])).rejects.toBeInstanceOf(UsageError);
     await expect(cli(['projections', 'rebuild', 'nope'])).rejects.toThrow(/unknown projection "nope"; known: ledger/);
     await expect(cli(['frobnicate'])).rejects.toBeInstanceOf(UsageError);
-    await expect(cli(['projections', 'cutover', 'ledger', 'x'])).rejects.toThrow(/version number/);
+    await expect(cli(['projections', 'cutover', 'ledger', 'x'])).rejects.toThrow(/slot number/);
+    await expect(cli(['projections', 'drop-retired', '--older-than', 'soon'])).rejects.toThrow(/minutes/);
   });
 
   it('runs as a process: migrate, status, usage on bad input', async () => {

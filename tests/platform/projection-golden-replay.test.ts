@@ -57,7 +57,7 @@ it('every product projection folded live equals two rebuilds from the log, row f
     for (const table of projection.tables) {
       const dump = (version: number) =>
         db.pool.any(sql.unsafe`SELECT * FROM ${sql.identifier([slotTableName(projection.name, version, table)])} ORDER BY 1`);
-      const liveRows = await dump(live!.version);
+      const liveRows = await dump(live!.generation);
       expect(liveRows.length, `${projection.name}.${table} has rows`).toBeGreaterThan(0);
       for (const version of rebuilt) expect(await dump(version), `${projection.name}.${table} rebuilt as v${version}`).toEqual(liveRows);
     }

@@ -7,9 +7,10 @@ const defineProjection = projectionOver<TestEventMap>();
 /**
  * A ledger of every application (no unique key on purpose: a double application shows up as a second
  * row) plus per-counter totals. `blockOnSeq` makes the fold wait on advisory lock 4242 at that event,
- * so a test can hold a projector in the middle of a batch.
+ * so a test can hold a projector in the middle of a batch. `scale` multiplies what totals add: another fold
+ * logic, for telling which code version folded a slot.
  */
-export function ledgerProjection(options: { name?: string; version?: number; blockOnSeq?: number; failOnBy?: number } = {}) {
+export function ledgerProjection(options: { name?: string; version?: number; blockOnSeq?: number; failOnBy?: number; scale?: number } = {}) {
   return defineProjection({
     name: options.name ?? 'ledger',
     version: options.version ?? 1,
@@ -33,7 +34,7 @@ export function ledgerProjection(options: { name?: string; version?: number; blo
           INSERT INTO ${t.applied} (event_id, txid, gpos, stream_id, seq, occurred_at)
           VALUES (${event.eventId}, ${event.txid.toString()}::xid8, ${event.gpos.toString()}::int8, ${event.streamId}, ${data.seq ?? null}, ${event.occurredAt})`);
         await tx.query(sql.unsafe`
-          INSERT INTO ${t.totals} (counter, total, events, last_seq) VALUES (${data.counter}, ${data.by}, 1, ${data.seq ?? null})
+          INSERT INTO ${t.totals} (counter, total, events, last_seq) VALUES (${data.counter}, ${data.by * (options.scale ?? 1)}, 1, ${data.seq ?? null})
           ON CONFLICT (counter) DO UPDATE SET total = ${t.totals}.total + excluded.total,
             events = ${t.totals}.events + 1, last_seq = excluded.last_seq`);
       },

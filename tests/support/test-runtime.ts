@@ -18,7 +18,9 @@ export interface TestProjector {
 export async function startTestProjector(
   db: TestDatabase,
   projections: readonly ProjectionDefinition[],
-  options: Partial<Pick<ProjectionRunnerOptions, 'autoCutover' | 'subscribeOptions' | 'refreshIntervalMs'>> & { pollIntervalMs?: number } = {},
+  options: Partial<Pick<ProjectionRunnerOptions, 'autoCutover' | 'subscribeOptions' | 'refreshIntervalMs' | 'dropRetiredAfterMs'>> & {
+    pollIntervalMs?: number;
+  } = {},
 ): Promise<TestProjector> {
   const listener = createNotificationListener(db.url);
   const store = createEventStore(db.pool, testRegistry);

@@ -8,7 +8,7 @@ import { encodePosition, type Position } from '@otog/platform/eventstore/positio
 import type { ProjectionDefinition } from '@otog/platform/runner/projection';
 import { slotConsumerName } from '@otog/platform/runner/projection';
 import { slotConsumer } from '@otog/platform/runner/projection-runner';
-import { createRebuildSlot, cutover, listSlots } from '@otog/platform/runner/projection-slots';
+import { createRebuildSlot, cutover, dropRetiredSlots, listSlots, RETIRED_GRACE_MS } from '@otog/platform/runner/projection-slots';
 import { skipNextEvent } from '@otog/platform/runner/skip';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { addWorker, listWorkers, revokeWorker, WorkerNameError } from '../judging/worker-tokens.ts';
@@ -16,12 +16,17 @@ import { addWorker, listWorkers, revokeWorker, WorkerNameError } from '../judgin
 export const usage = `usage: npm run cli -- <command>
 
   migrate                                     apply pending database migrations
-  projections status                          every slot: state, position, events behind, faults
+  projections status                          every slot: state, code version, position, events behind,
+                                              faults
   projections rebuild <name> [--no-cutover]   build a new slot from the whole log beside the live one,
                                               then switch to it (unless --no-cutover)
-  projections cutover <name> <version> [--force]
-                                              make a building slot live (refused while it lags)
-  projections skip <name> [--version <n>]     move a faulted slot past the event it fails on (logged)
+  projections cutover <name> <slot> [--force]
+                                              make a building slot live (refused while it lags); the
+                                              old one is retired, its tables kept until dropped
+  projections drop-retired [<name>] [--older-than <minutes>]
+                                              drop the tables of slots retired at least that long ago
+                                              (default ${RETIRED_GRACE_MS / 60_000}; the projector drops them then too)
+  projections skip <name> [--version <slot>]  move a faulted slot past the event it fails on (logged)
   judge add-worker <name> [--rotate]          make a judge worker and print its token once (--rotate:
                                               replace an existing worker's token and reactivate it)
   judge revoke-worker <name>                  refuse the worker's token from now on
@@ -47,7 +52,13 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   const { positionals, values } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { 'no-cutover': { type: 'boolean' }, force: { type: 'boolean' }, version: { type: 'string' }, rotate: { type: 'boolean' } },
+    options: {
+      'no-cutover': { type: 'boolean' },
+      force: { type: 'boolean' },
+      version: { type: 'string' },
+      'older-than': { type: 'string' },
+      rotate: { type: 'boolean' },
+    },
   });
   const [command, sub, name, extra] = positionals;
   const print = (line: string) => ctx.out.write(`${line}\n`);
@@ -74,29 +85,36 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       return 0;
     case 'rebuild': {
       const definition = projection();
-      const version = await createRebuildSlot(ctx.pool, definition);
-      print(`building ${definition.name} v${version} from the log`);
-      await buildToHead(ctx, definition, version);
+      const generation = await createRebuildSlot(ctx.pool, definition);
+      print(`building ${definition.name} v${generation} (code version ${definition.version}) from the log`);
+      await buildToHead(ctx, definition, generation);
       if (values['no-cutover']) {
-        print(`${definition.name} v${version} is built; switch with: projections cutover ${definition.name} ${version}`);
+        print(`${definition.name} v${generation} is built; switch with: projections cutover ${definition.name} ${generation}`);
         return 0;
       }
-      const { retired } = await cutover(ctx.pool, ctx.store, definition, version, { force: true });
-      print(`${definition.name} v${version} is live${retired === null ? '' : `; v${retired} retired`}`);
+      print(liveNow(definition.name, generation, await cutover(ctx.pool, ctx.store, definition, generation, { force: true })));
       return 0;
     }
     case 'cutover': {
       const definition = projection();
-      const version = Number(extra);
-      if (!Number.isInteger(version) || version < 1) throw new UsageError('cutover needs a slot version number');
-      const { retired } = await cutover(ctx.pool, ctx.store, definition, version, { force: values.force ?? false });
-      print(`${definition.name} v${version} is live${retired === null ? '' : `; v${retired} retired`}`);
+      const generation = Number(extra);
+      if (!Number.isInteger(generation) || generation < 1) throw new UsageError('cutover needs a slot number');
+      print(liveNow(definition.name, generation, await cutover(ctx.pool, ctx.store, definition, generation, { force: values.force ?? false })));
+      return 0;
+    }
+    case 'drop-retired': {
+      if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+      const minutes = values['older-than'] === undefined ? RETIRED_GRACE_MS / 60_000 : Number(values['older-than']);
+      if (!Number.isFinite(minutes) || minutes < 0) throw new UsageError('--older-than needs a number of minutes');
+      const dropped = await dropRetiredSlots(ctx.pool, { ...(name === undefined ? {} : { projections: [projection().name] }), olderThanMs: minutes * 60_000 });
+      for (const slot of dropped) ctx.logger.warn(slot, 'retired projection slot dropped by operator');
+      print(dropped.length ? `dropped ${dropped.map((s) => `${s.projection} v${s.generation}`).join(', ')}` : `no slot retired ${minutes} minutes ago or more`);
       return 0;
     }
     case 'skip': {
       const definition = projection();
       const slots = await listSlots(ctx.pool, definition.name);
-      const version = values.version ? Number(values.version) : slots.find((s) => s.checkpointStatus === 'faulted')?.version;
+      const version = values.version ? Number(values.version) : slots.find((s) => s.checkpointStatus === 'faulted')?.generation;
       if (!version) throw new UsageError(`${definition.name} has no faulted slot`);
       const skipped = await skipNextEvent(ctx.pool, ctx.store, { consumer: slotConsumerName(definition.name, version), source: 'pglog', part: '*' });
       ctx.logger.warn({ projection: definition.name, version, eventId: skipped.eventId, type: skipped.type }, 'event skipped by operator');
@@ -158,6 +176,11 @@ async function runJudgeCommand(
   }
 }
 
+function liveNow(projection: string, generation: number, { retired }: { retired: number | null }): string {
+  const old = retired === null ? '' : `; v${retired} retired (its tables stay until projections drop-retired, or ${RETIRED_GRACE_MS / 60_000} minutes)`;
+  return `${projection} v${generation} is live${old}`;
+}
+
 async function eventsAfter(pool: DatabasePool, position: Position): Promise<number> {
   return Number(
     await pool.oneFirst(sql.unsafe`
@@ -170,10 +193,10 @@ async function printStatus(ctx: CliContext, print: (line: string) => void): Prom
   const registered = new Set(ctx.projections.map((p) => p.name));
   if (slots.length === 0) print('no projection slots yet (they are created when the runner first starts)');
   for (const slot of slots) {
-    const behind = slot.state === 'retired' ? '-' : String(await eventsAfter(ctx.pool, slot));
+    const behind = slot.state === 'retired' ? `-  retired at ${slot.retiredAt ?? '?'}` : String(await eventsAfter(ctx.pool, slot));
     const fault = slot.checkpointStatus === 'faulted' ? `  FAULTED ${JSON.stringify(slot.error)}` : '';
     const unknown = registered.has(slot.projection) ? '' : '  (not in this code)';
-    print(`${slot.projection} v${slot.version}  ${slot.state.padEnd(8)} at ${encodePosition(slot)}  behind ${behind}${fault}${unknown}`);
+    print(`${slot.projection} v${slot.generation}  ${slot.state.padEnd(8)} code ${slot.codeVersion}  at ${encodePosition(slot)}  behind ${behind}${fault}${unknown}`);
   }
 }
 

@@ -1,4 +1,4 @@
-/** `npm run cli -- <command>`: operator commands (migrations, projection status, rebuild, cutover, skip). */
+/** `npm run cli -- <command>`: operator commands (migrations, projection status, rebuild, cutover, drop-retired, skip). */
 import { allProjections } from '@otog/projections';
 import { otogEventRegistry } from '@otog/schemas/events';
 import { createDbPool } from '@otog/platform/db/pool';

@@ -11,7 +11,7 @@ import { deterministicEventId } from '@otog/platform/eventstore/deterministic-id
 import type { EventStore, NewEvent } from '@otog/platform/eventstore/event-store';
 import { CHECKPOINTS_CHANNEL } from '@otog/platform/runner/checkpoints';
 import { slotConsumerName } from '@otog/platform/runner/projection';
-import { liveTables } from '@otog/platform/runner/projection-slots';
+import { liveSlot } from '@otog/platform/runner/read-model';
 import type { JudgeTask } from '@otog/schemas/api/judge-internal';
 import type { Language, SubmissionResult, TestOutcome } from '@otog/schemas/common/judging';
 import { EventSchemaError, SubmissionJudged, TestcaseJudged, type EventDataOf } from '@otog/schemas/events';
@@ -144,9 +144,10 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
     }),
   ];
 
+  /** The problem read model's live table and checkpoint, looked up at every use as every reader does. */
   const problems = async (db: DatabaseTransactionConnection | DatabasePool) => {
-    const live = await liveTables(db, judgeProblemsProjection);
-    return live && { table: live.tables.problems, consumer: slotConsumerName(judgeProblemsProjection.name, live.version) };
+    const live = await liveSlot(db, judgeProblemsProjection);
+    return live && { table: live.tables.problems, consumer: slotConsumerName(judgeProblemsProjection.name, live.generation) };
   };
 
   const lockTask = async (tx: DatabaseTransactionConnection, submissionId: number): Promise<TaskRow> => {

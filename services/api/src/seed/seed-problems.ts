@@ -7,11 +7,11 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
+import { createProblemQueries } from '@otog/projections';
 import { sql } from '@otog/platform/db/pool';
 import { ProblemFormSchema } from '@otog/schemas/api/problem';
 import type { ApiDependencies } from '../http/settings.ts';
 import { createProblem } from '../modules/problems/commands.ts';
-import { createProblemQueries } from '../modules/problems/queries.ts';
 import { sampleStatement } from './sample-statements.ts';
 
 const DEFAULT_TIME_LIMIT_MS = 1_000;

@@ -100,6 +100,8 @@ export interface EventStore {
    */
   hasTypesBetween(db: Queryable, after: Position, upTo: Position, types: ReadonlySet<string>): Promise<boolean>;
   readStream(streamId: string, fromStreamPosition?: number): Promise<StoredEvent[]>;
+  /** A stream's events of `types` only (a command's state needs few of them) and the stream's version. */
+  readStreamOf(streamId: string, types: ReadonlySet<string>): Promise<{ events: StoredEvent[]; version: number }>;
   /** The given events as stored (not upcast), in log order; unknown ids are left out. */
   readEvents(db: Queryable, eventIds: readonly string[]): Promise<StoredEvent[]>;
   /** The newest position a reader can see now; nothing at or below it is still in flight. */
@@ -320,6 +322,16 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
           WHERE (txid, gpos) > (${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)
             AND (txid, gpos) <= (${upToTxid}::xid8, ${upTo.gpos.toString()}::bigint)
             AND type = ANY(${sql.array([...types], 'text')}))`)) as boolean;
+    },
+    async readStreamOf(streamId, types) {
+      const [version, rows] = await Promise.all([
+        pool.oneFirst(sql.unsafe`SELECT coalesce(max(stream_position), 0) FROM event_log WHERE stream_id = ${streamId}`),
+        pool.any(sql.unsafe`
+          SELECT ${EVENT_COLUMNS} FROM event_log
+          WHERE stream_id = ${streamId} AND type = ANY(${sql.array([...types], 'text')})
+          ORDER BY stream_position`),
+      ]);
+      return { events: (rows as readonly EventRow[]).map((row) => toStored(row, true)), version: Number(version) };
     },
     async readStream(streamId, fromStreamPosition = 1) {
       const rows = await pool.any(sql.unsafe`

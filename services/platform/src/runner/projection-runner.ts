@@ -7,7 +7,7 @@ import type { Notifier } from '../notices/notice.ts';
 import { readCheckpoint } from './checkpoints.ts';
 import type { EventConsumer } from './consumer.ts';
 import { slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
-import { cutover, ensureCodeSlot, listSlots } from './projection-slots.ts';
+import { cutover, dropRetiredSlots, ensureCodeSlot, listSlots, RETIRED_GRACE_MS } from './projection-slots.ts';
 
 export interface ProjectionRunnerOptions {
   readonly pool: DatabasePool;
@@ -19,6 +19,11 @@ export interface ProjectionRunnerOptions {
   readonly refreshIntervalMs?: number;
   /** Switch a building slot live as soon as it has caught up with the log. */
   readonly autoCutover?: boolean;
+  /**
+   * Drop the tables of this runner's retired slots this long after their cutover (default RETIRED_GRACE_MS);
+   * null keeps them until `projections drop-retired`.
+   */
+  readonly dropRetiredAfterMs?: number | null;
   /**
    * false: fold nothing (a node without the projector role) and only answer waitFor, from the checkpoints
    * the folding processes move. Default true.
@@ -37,16 +42,19 @@ export interface ProjectionRunner {
   stop(): Promise<void>;
 }
 
-export function slotConsumer(definition: ProjectionDefinition, version: number): EventConsumer {
-  const tables = slotTables(definition, version);
+export function slotConsumer(definition: ProjectionDefinition, generation: number): EventConsumer {
+  const tables = slotTables(definition, generation);
   return {
-    name: slotConsumerName(definition.name, version),
+    name: slotConsumerName(definition.name, generation),
     types: definition.handles,
     handle: (tx, events) => definition.apply(tx, events, tables),
   };
 }
 
-/** Keeps every live and building slot of the given projections folding, through one transport. */
+/**
+ * Keeps the live and building slots of the given projections' code versions folding, through one transport,
+ * and drops retired slots once their grace period is over.
+ */
 export async function startProjectionRunner(options: ProjectionRunnerOptions): Promise<ProjectionRunner> {
   const { pool, store, transport, projections, logger } = options;
   const byName = new Map(projections.map((p) => [p.name, p]));
@@ -55,6 +63,9 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
   const notifier = options.notifier;
   /** The slot readers read, per projection, as of the last refresh: only it publishes notices. */
   const liveVersions = new Map<string, number>();
+  /** Projections whose slots are all of another code version: said once, not at every refresh. */
+  const idle = new Set<string>();
+  const dropAfterMs = options.dropRetiredAfterMs === undefined ? RETIRED_GRACE_MS : options.dropRetiredAfterMs;
   let stopped = false;
   let refreshing: Promise<void> | undefined;
 
@@ -80,27 +91,43 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
     for (const definition of projections) wanted.set(definition, await ensureCodeSlot(pool, definition));
     const slots = await listSlots(pool);
     liveVersions.clear();
-    for (const slot of slots) if (slot.state === 'live') liveVersions.set(slot.projection, slot.version);
+    for (const slot of slots) if (slot.state === 'live') liveVersions.set(slot.projection, slot.generation);
     for (const [definition, versions] of wanted) for (const version of versions) await subscribeSlot(definition, version);
-    for (const slot of slots) {
-      const name = slotConsumerName(slot.projection, slot.version);
-      const entry = running.get(name);
-      if (entry && slot.state === 'retired') {
-        running.delete(name);
-        await entry.subscription.stop();
-        logger?.info({ projection: slot.projection, version: slot.version }, 'projection slot retired');
+    // Retired (or dropped) slots, whoever retired them, stop folding here.
+    const folded = new Set([...wanted].flatMap(([definition, generations]) => generations.map((g) => slotConsumerName(definition.name, g))));
+    for (const [name, entry] of running) {
+      if (folded.has(name)) continue;
+      running.delete(name);
+      await entry.subscription.stop();
+      logger?.info({ projection: entry.projection, generation: entry.version }, 'projection slot retired');
+    }
+    for (const [definition, generations] of wanted) {
+      if (generations.length > 0) idle.delete(definition.name);
+      else if (!idle.has(definition.name)) {
+        idle.add(definition.name);
+        logger?.warn({ projection: definition.name, codeVersion: definition.version }, 'no slot of this code version: another version\'s nodes fold this projection');
       }
+    }
+    for (const slot of slots) {
+      const entry = running.get(slotConsumerName(slot.projection, slot.generation));
       const definition = byName.get(slot.projection);
       if (options.autoCutover !== false && definition && slot.state === 'building' && entry && slot.checkpointStatus === 'running') {
         const head = await store.headPosition();
         if (comparePositions(slot, head) >= 0) {
-          const { retired } = await cutover(pool, store, definition, slot.version).catch((error: unknown) => {
+          const { retired } = await cutover(pool, store, definition, slot.generation).catch((error: unknown) => {
             logger?.warn({ projection: slot.projection, err: String(error) }, 'cutover deferred');
             return { retired: undefined };
           });
-          if (retired !== undefined) logger?.info({ projection: slot.projection, live: slot.version, retired }, 'projection cut over');
+          if (retired !== undefined) logger?.info({ projection: slot.projection, live: slot.generation, retired }, 'projection cut over');
         }
       }
+    }
+    if (dropAfterMs !== null) {
+      const dropped = await dropRetiredSlots(pool, { projections: [...byName.keys()], olderThanMs: dropAfterMs }).catch((error: unknown) => {
+        logger?.warn({ err: String(error) }, 'dropping retired slots deferred');
+        return [];
+      });
+      for (const slot of dropped) logger?.info(slot, 'retired projection slot dropped');
     }
   };
   const refresh = () => {
@@ -121,12 +148,12 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
     async waitFor(projection, event, timeoutMs = 10_000) {
       const [live] = (await listSlots(pool, projection)).filter((s) => s.state === 'live');
       if (!live) throw new Error(`projection ${projection} has no live slot`);
-      const entry = running.get(slotConsumerName(projection, live.version));
+      const entry = running.get(slotConsumerName(projection, live.generation));
       if (entry) return entry.subscription.waitFor(event, timeoutMs);
       // The live slot is folded by another process (or older code): watch its checkpoint instead.
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const checkpoint = await readCheckpoint(pool, { consumer: slotConsumerName(projection, live.version), source: 'pglog', part: '*' });
+        const checkpoint = await readCheckpoint(pool, { consumer: slotConsumerName(projection, live.generation), source: 'pglog', part: '*' });
         if (checkpoint && comparePositions(checkpoint, event) >= 0) return;
         const handles = byName.get(projection)?.handles;
         if (checkpoint && handles && !(await store.hasTypesBetween(pool, checkpoint, event, handles))) return;

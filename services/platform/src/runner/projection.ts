@@ -26,9 +26,12 @@ export type EventHandlers<TEvents, TName extends string> = { readonly [T in keyo
  * randomness) so a rebuild from the log reproduces the live tables row for row.
  */
 export interface ProjectionDefinition<TName extends string = string> {
-  /** Lower-case identifier; tables are rm_<name>_v<version>_<table>. */
+  /** Lower-case identifier; tables are rm_<name>_v<generation>_<table>, a slot's generation being its number. */
   readonly name: string;
-  /** Version of the fold logic. Bumping it builds a new slot from the log beside the live one. */
+  /**
+   * Version of the fold logic (the code version), recorded in every slot it builds. Bumping it builds a new
+   * slot from the log beside the live one; a node folds only slots of its own code version.
+   */
   readonly version: number;
   /** The event types it folds, from its handlers: the only ones its consumer reads. */
   readonly handles: ReadonlySet<string>;
@@ -119,17 +122,17 @@ export function projectionOver<TEvents>() {
   };
 }
 
-export function slotTableName(projection: string, version: number, table: string): string {
-  return `rm_${projection}_v${version}_${table}`;
+export function slotTableName(projection: string, generation: number, table: string): string {
+  return `rm_${projection}_v${generation}_${table}`;
 }
 
-export function slotTables<TName extends string>(definition: ProjectionDefinition<TName>, version: number): SlotTables<TName> {
+export function slotTables<TName extends string>(definition: ProjectionDefinition<TName>, generation: number): SlotTables<TName> {
   return Object.fromEntries(
-    definition.tables.map((table) => [table, sql.identifier([slotTableName(definition.name, version, table)])]),
+    definition.tables.map((table) => [table, sql.identifier([slotTableName(definition.name, generation, table)])]),
   ) as Record<TName, IdentifierSqlToken>;
 }
 
 /** The checkpoint name of a slot. */
-export function slotConsumerName(projection: string, version: number): string {
-  return `projection:${projection}:v${version}`;
+export function slotConsumerName(projection: string, generation: number): string {
+  return `projection:${projection}:v${generation}`;
 }

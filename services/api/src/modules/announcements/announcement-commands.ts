@@ -1,62 +1,30 @@
 /**
- * Announcement writes: each is one event appended to the announcement's stream, checked against the state
- * folded from that stream (optimistic concurrency), then the answer waits for the read model so the
- * caller's next GET sees it.
+ * Announcement writes through the decider (announcement-state.ts): one event on the announcement's stream
+ * at the version that was read (a lost race is retried on the fresh stream), then the answer waits for the
+ * read model so the caller's next GET sees it.
  */
 import { sql } from '@otog/platform/db/pool';
+import { runCommand, type CommandResult } from '@otog/platform/eventstore/command';
 import { WrongExpectedVersionError } from '@otog/platform/eventstore/errors';
-import type { Announcement } from '@otog/schemas/api/announcement';
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict } from '../../http/errors.ts';
 import { waitForProjection } from '../../http/read-models.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
-import { announcementScope, announcementStream, evolve, fold, type AnnouncementEvent, type AnnouncementState } from './announcement-state.ts';
+import { announcementDecider, announcementStream, type AnnouncementCommand, type AnnouncementState } from './announcement-state.ts';
 
-const PROJECTION = 'announcements';
-/** Concurrent edits of one announcement are rare (a few admins); a lost race is retried on fresh state. */
-const ATTEMPTS = 3;
-
-export async function createAnnouncement(
-  deps: ApiDependencies,
-  actor: number,
-  input: { value: string; contestId: number | null },
-): Promise<Announcement> {
-  const announcementId = Number(await deps.pool.oneFirst(sql.unsafe`SELECT nextval('announcement_ids')`));
-  const event = {
-    type: 'AnnouncementCreated',
-    scope: announcementScope(input.contestId),
-    data: { announcementId, value: input.value, contestId: input.contestId },
-  };
-  const appended = await deps.store.append(announcementStream(announcementId), [{ ...event, meta: { actor } }], { expectedVersion: 'none' });
-  await waitForProjection(deps, PROJECTION, appended, event.scope);
-  return evolve(null, event)!.row;
+/** A new announcement's id, from its sequence. */
+export async function nextAnnouncementId(deps: ApiDependencies): Promise<number> {
+  return Number(await deps.pool.oneFirst(sql.unsafe`SELECT nextval('announcement_ids')`));
 }
 
-/** A change to an existing announcement: the event's type and data, decided from the current state. */
-export type Decision = (current: AnnouncementState) => { type: string; data: unknown };
-
-/**
- * Appends the decided event to an existing announcement (404 when it does not exist or was deleted) and
- * answers the state before and after it.
- */
-export async function changeAnnouncement(
-  deps: ApiDependencies,
-  actor: number,
-  announcementId: number,
-  decide: Decision,
-): Promise<{ before: Announcement; after: Announcement | null }> {
-  const stream = announcementStream(announcementId);
-  for (let attempt = 1; ; attempt += 1) {
-    const history = await deps.store.readStream(stream);
-    const current = fold(history);
-    if (!current) throw notFound('Announcement not found');
-    const event: AnnouncementEvent = { ...decide(current), scope: current.scope };
-    try {
-      const appended = await deps.store.append(stream, [{ ...event, meta: { actor } }], { expectedVersion: history.length });
-      await waitForProjection(deps, PROJECTION, appended, event.scope);
-      return { before: current.row, after: evolve(current, event)?.row ?? null };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      if (attempt >= ATTEMPTS) throw conflict('The announcement was changed at the same time; try again');
-    }
+export async function handleAnnouncement(deps: ApiDependencies, actor: number, command: AnnouncementCommand): Promise<CommandResult<AnnouncementState>> {
+  let result: CommandResult<AnnouncementState>;
+  try {
+    result = await runCommand(deps.store, announcementStream(command.announcementId), announcementDecider, command, { meta: { actor } });
+  } catch (error) {
+    if (error instanceof WrongExpectedVersionError) throw conflict('The announcement was changed at the same time; try again');
+    throw error;
   }
+  const scope = result.after?.scope ?? result.before?.scope;
+  if (result.appended && scope) await waitForProjection(deps, 'announcements', result.appended, scope);
+  return result;
 }

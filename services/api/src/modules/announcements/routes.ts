@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { announcementQueries } from '@otog/projections';
 import { announcementContract as contract } from '@otog/schemas/api/announcement';
 import { caller, isAdmin } from '../../http/access.ts';
 import { badRequest, forbidden } from '../../http/errors.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
-import { changeAnnouncement, createAnnouncement } from './announcement-commands.ts';
-import { announcementQueries } from './announcement-queries.ts';
+import { handleAnnouncement, nextAnnouncementId } from './announcement-commands.ts';
 import { listRefusal } from './announcement-state.ts';
 import { assertContestExists } from '../contests/contest-lookup.ts';
 
@@ -17,7 +17,7 @@ function requiredValue(value: string | undefined): string {
 
 /** The announcement routes of spec section 7 (OTOG research §3.5). */
 export async function announcementsRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
-  const queries = announcementQueries(deps);
+  const queries = announcementQueries(deps.pool);
 
   serve(app, contract.getAnnouncements, async (request) => {
     const { show, contestId } = request.query;
@@ -31,26 +31,21 @@ export async function announcementsRoutes(app: FastifyInstance, deps: ApiDepende
     const value = requiredValue(request.body?.value);
     const contestId = request.query.contestId ?? null;
     if (contestId !== null) await assertContestExists(deps.pool, contestId);
-    return createAnnouncement(deps, admin.id, { value, contestId });
+    const { after } = await handleAnnouncement(deps, admin.id, { kind: 'create', announcementId: await nextAnnouncementId(deps), value, contestId });
+    return after!.row;
   });
 
   serve(app, contract.deleteAnnouncement, async (request) => {
     const { announcementId } = request.params;
-    const { before } = await changeAnnouncement(deps, caller(request).id, announcementId, () => ({
-      type: 'AnnouncementDeleted',
-      data: { announcementId },
-    }));
-    return before;
+    const { before } = await handleAnnouncement(deps, caller(request).id, { kind: 'delete', announcementId });
+    return before!.row;
   });
 
   serve(app, contract.showAnnouncement, async (request) => {
     const { announcementId } = request.params;
     const { show } = request.body;
-    const { after } = await changeAnnouncement(deps, caller(request).id, announcementId, () => ({
-      type: 'AnnouncementVisibilityChanged',
-      data: { announcementId, show },
-    }));
-    return after!;
+    const { after } = await handleAnnouncement(deps, caller(request).id, { kind: 'show', announcementId, show });
+    return after!.row;
   });
 
   serve(app, contract.updateAnnouncement, async (request) => {
@@ -58,10 +53,7 @@ export async function announcementsRoutes(app: FastifyInstance, deps: ApiDepende
     const { show, contestId } = request.body;
     const value = requiredValue(request.body.value);
     if (contestId !== undefined && contestId !== null) await assertContestExists(deps.pool, contestId);
-    const { after } = await changeAnnouncement(deps, caller(request).id, announcementId, () => ({
-      type: 'AnnouncementUpdated',
-      data: { announcementId, value, ...(show === undefined ? {} : { show }), ...(contestId === undefined ? {} : { contestId }) },
-    }));
-    return after!;
+    const { after } = await handleAnnouncement(deps, caller(request).id, { kind: 'update', announcementId, value, show, contestId });
+    return after!.row;
   });
 }

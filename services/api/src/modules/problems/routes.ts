@@ -1,6 +1,7 @@
 /** The problem routes of spec section 7 (OTOG research §3.6). */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord } from '@otog/projections';
 import { problemContract as routes, ProblemFormSchema, type ProblemForm } from '@otog/schemas/api/problem';
 import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -20,7 +21,6 @@ import {
   type ProblemFiles,
 } from './commands.ts';
 import { contentDisposition, signedAttachmentUrl, verifySignedUrl } from './files.ts';
-import { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord } from './queries.ts';
 import { canSeeProblem, HIDDEN_PROBLEM_MESSAGE } from './visibility.ts';
 
 const ATTACHMENT_NOT_FOUND = 'Attachment not found';

@@ -2,9 +2,9 @@
  * Read-model rows → OTOG's response shapes (SubmissionSchema, SubmissionDetailSchema). The nested result
  * rows OTOG kept in three tables get derived ids (schemas/api/submission.ts explains them).
  */
+import type { SubmissionDetailRow, SubmissionRow } from '@otog/projections';
 import { RESULT_ID_STRIDE, type Submission, type SubmissionDetail } from '@otog/schemas/api/submission';
 import type { SubtaskResult } from '@otog/schemas/common/judging';
-import type { SubmissionDetailRow, SubmissionRow } from './submission-queries.ts';
 
 function resultOf(row: SubmissionRow): NonNullable<Submission['submissionResult']> | null {
   if (row.result === null) return null;

@@ -3,6 +3,7 @@
  * model, uploads, sharing and rejudges as events on the submission's stream.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createSubmissionQueries } from '@otog/projections';
 import { submissionContract } from '@otog/schemas/api/submission';
 import { caller, isAdmin } from '../../http/access.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.ts';
@@ -23,7 +24,6 @@ import {
   visibleProblemsFilter,
 } from './rules.ts';
 import { createSubmission, rejudgeAll, rejudgeSubmission, shareSubmission } from './submission-commands.ts';
-import { createSubmissionQueries } from './submission-queries.ts';
 
 const SUBMISSION_NOT_FOUND = 'Submission not found';
 const PROBLEM_NOT_FOUND = 'Problem not found';
@@ -150,14 +150,14 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
     const submission = await queries.facts(request.params.submissionId);
     if (!submission || !canSeeItsProblem(user, submission)) throw notFound(SUBMISSION_NOT_FOUND);
     if (!canShare(user, submission)) throw forbidden('Forbidden');
-    if (submission.public !== request.body.show) await shareSubmission(deps, submission, request.body.show, user.id);
+    await shareSubmission(deps, submission.id, request.body.show, user.id);
     return { public: request.body.show };
   });
 
   serve(app, submissionContract.rejudgeSubmission, async (request) => {
     const submission = await queries.facts(request.params.submissionId);
     if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
-    await rejudgeSubmission(deps, submission, caller(request).id);
+    await rejudgeSubmission(deps, submission.id, caller(request).id);
     return toSubmission(await existing(submission.id));
   });
 

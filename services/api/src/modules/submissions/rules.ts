@@ -2,35 +2,10 @@
  * Who may see what of a submission, and what makes an upload acceptable: pure rules (no I/O), so each is
  * tested on its own and every route applies the same one.
  */
+import type { ListFilter, SubmissionFacts } from '@otog/projections';
 import { LANGUAGES, type Language } from '@otog/schemas/common/judging';
 import type { AuthUser } from '../../http/access.ts';
 import { canSeeProblem, type VisibilityContext } from '../problems/visibility.ts';
-
-/** What a list query may return; every field narrows it. */
-export interface ListFilter {
-  readonly userId?: number;
-  readonly problemId?: number;
-  readonly contestId?: number;
-  /** Only submissions outside contests. */
-  readonly nonContest?: boolean;
-  /** Only submissions of role-`user` accounts (admins' test submissions stay out of public lists). */
-  readonly ofUsersOnly?: boolean;
-  /** Problem name contains (case-insensitive). */
-  readonly problemSearch?: string;
-  /** Show name contains (case-insensitive). */
-  readonly userSearch?: string;
-  /** Only submissions to shown problems, or to the hidden ones listed here (absent: every problem). */
-  readonly visibleProblems?: { readonly hiddenAllowed: readonly number[] };
-}
-
-/** The facts of a submission the access rules look at. */
-export interface SubmissionFacts {
-  readonly userId: number;
-  readonly problemId: number;
-  readonly problemShow: boolean;
-  readonly contestId: number | null;
-  readonly public: boolean;
-}
 
 const isAdmin = (user: AuthUser | null): boolean => user?.role === 'admin';
 const isOwner = (user: AuthUser | null, submission: SubmissionFacts): boolean => user !== null && user.id === submission.userId;

@@ -1,15 +1,19 @@
 /**
- * The writes of the submission module: each appends events to the submission's stream
- * (`submission-<id>`, scoped by its contest or user) and, where the caller reads the result, waits
- * (bounded) for the submissions projection to fold them.
+ * The writes of the submission module, through its decider (submission-decider.ts): events on the
+ * submission's stream (`submission-<id>`, scoped by its contest or user) at the version that was read, then,
+ * where the caller reads the result, a bounded wait for the submissions projection to fold them.
  */
 import { sql } from '@otog/platform/db/pool';
+import { runCommand } from '@otog/platform/eventstore/command';
+import { WrongExpectedVersionError } from '@otog/platform/eventstore/errors';
 import type { AppendResult } from '@otog/platform/eventstore/event-store';
 import { comparePositions } from '@otog/platform/eventstore/position';
 import type { Language } from '@otog/schemas/common/judging';
+import { conflict } from '../../http/errors.ts';
 import { waitForProjection } from '../../http/read-models.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
 import { submissionScope } from './rules.ts';
+import { submissionDecider, submissionStream, type SubmissionCommand } from './submission-decider.ts';
 
 const PROJECTION = 'submissions';
 /** Appends per transaction in a problem rejudge: short transactions, few round trips. */
@@ -24,54 +28,44 @@ export interface NewSubmission {
   readonly fileName: string | null;
 }
 
+/** Runs a command through the decider (a lost race is retried once on the fresh stream, then a 409). */
+async function handle(deps: ApiDependencies, command: SubmissionCommand, actor: number, newStream = false) {
+  try {
+    return await runCommand(deps.store, submissionStream(command.submissionId), submissionDecider, command, { meta: { actor }, newStream, attempts: 2 });
+  } catch (error) {
+    if (error instanceof WrongExpectedVersionError) throw conflict('The submission was changed at the same time; try again');
+    throw error;
+  }
+}
+
 /** Creates a submission (SubmissionCreated: the judge queues it) and waits until it can be read back. */
 export async function createSubmission(deps: ApiDependencies, input: NewSubmission): Promise<{ id: number; createdAt: string }> {
   const id = Number(await deps.pool.oneFirst(sql.unsafe`SELECT nextval('submission_ids')`));
-  const scope = submissionScope(input);
   const createdAt = new Date().toISOString();
-  const appended = await deps.store.append(
-    `submission-${id}`,
-    [
-      {
-        type: 'SubmissionCreated',
-        scope,
-        occurredAt: createdAt,
-        data: { submissionId: id, ...input },
-        meta: { actor: input.userId },
-      },
-    ],
-    { expectedVersion: 'none' },
-  );
-  await waitForProjection(deps, PROJECTION, appended, scope);
+  // A fresh id from the sequence: nothing to load, the stream must not exist yet.
+  const { appended } = await handle(deps, { kind: 'create', submissionId: id, ...input, at: createdAt }, input.userId, true);
+  await waitForProjection(deps, PROJECTION, appended!, submissionScope(input));
   return { id, createdAt };
 }
 
 type Target = { readonly id: number; readonly userId: number; readonly contestId: number | null };
 
-export async function shareSubmission(deps: ApiDependencies, submission: Target, show: boolean, actor: number): Promise<void> {
-  const scope = submissionScope(submission);
-  const appended = await deps.store.append(`submission-${submission.id}`, [
-    { type: 'SubmissionShared', scope, data: { submissionId: submission.id, public: show }, meta: { actor } },
-  ]);
-  await waitForProjection(deps, PROJECTION, appended, scope);
+/** Shares or unshares; nothing is appended when it already is as asked. */
+export async function shareSubmission(deps: ApiDependencies, submissionId: number, show: boolean, actor: number): Promise<void> {
+  const { appended, before } = await handle(deps, { kind: 'share', submissionId, public: show }, actor);
+  if (appended) await waitForProjection(deps, PROJECTION, appended, before!.scope);
 }
 
-const rejudgeEvent = (submission: Target, actor: number) => ({
-  type: 'RejudgeRequested',
-  scope: submissionScope(submission),
-  data: { submissionId: submission.id, requestedBy: actor },
-  meta: { actor },
-});
-
 /** Asks for a new judging; the projection clears the result and the judge queue takes it again. */
-export async function rejudgeSubmission(deps: ApiDependencies, submission: Target, actor: number): Promise<void> {
-  const event = rejudgeEvent(submission, actor);
-  const appended = await deps.store.append(`submission-${submission.id}`, [event]);
-  await waitForProjection(deps, PROJECTION, appended, event.scope);
+export async function rejudgeSubmission(deps: ApiDependencies, submissionId: number, actor: number): Promise<void> {
+  const { appended, before } = await handle(deps, { kind: 'rejudge', submissionId, requestedBy: actor }, actor);
+  await waitForProjection(deps, PROJECTION, appended!, before!.scope);
 }
 
 /**
- * Rejudges many submissions, REJUDGE_BATCH appends per transaction (each batch is all or nothing; a
+ * Rejudges many submissions (the rows of the read model, which exist), REJUDGE_BATCH appends per
+ * transaction, each the decider's RejudgeRequested without loading the stream (nothing in it could refuse a
+ * rejudge) (each batch is all or nothing; a
  * failure leaves the earlier batches requested, and repeating the request is harmless). Then waits for
  * the projection to fold the last append of each scope (ordering is per scope when folding from Kafka),
  * newest first: from the Postgres log the first wait covers all the others, each then one check. One
@@ -83,8 +77,10 @@ export async function rejudgeAll(deps: ApiDependencies, submissions: readonly Ta
     const batch = submissions.slice(start, start + REJUDGE_BATCH);
     await deps.pool.transaction(async (tx) => {
       for (const submission of batch) {
-        const event = rejudgeEvent(submission, actor);
-        lastByScope.set(event.scope, await deps.store.appendInTransaction(tx, `submission-${submission.id}`, [event]));
+        const state = { scope: submissionScope(submission), public: false };
+        const events = submissionDecider.decide({ kind: 'rejudge', submissionId: submission.id, requestedBy: actor }, state);
+        const appended = await deps.store.appendInTransaction(tx, submissionStream(submission.id), events.map((event) => ({ ...event, meta: { actor } })));
+        lastByScope.set(state.scope, appended);
       }
     });
   }

@@ -1,25 +1,43 @@
 /**
  * Reads of the problems read model (and, for the table's passed counts and latest submissions, the
  * submissions read model and the accounts' roles). Every list is one query, whatever the number of problems.
+ * Rows are parsed with the shapes the API serves.
  */
+import { z } from 'zod';
 import { sql, type DatabasePool } from '@otog/platform/db/pool';
-import { problemsProjection, submissionsProjection } from '@otog/projections';
-import type {
-  AttachmentMetadata,
-  PassedUser,
-  Problem,
-  ProblemExample,
-  ProblemTableRow,
-  SubmissionSummary,
+import { readModel } from '@otog/platform/runner/read-model';
+import { SubmissionStatusSchema } from '@otog/schemas/common/judging';
+import {
+  PassedUserSchema,
+  ProblemSchema,
+  ProblemSearchItemSchema,
+  ProblemTableRowSchema,
+  SubmissionSummarySchema,
+  type PassedUser,
+  type Problem,
+  type ProblemTableRow,
+  type SubmissionSummary,
 } from '@otog/schemas/api/problem';
-import { readModel } from '../../http/read-models.ts';
+import { submissionsProjection } from '../submissions/submissions.projection.ts';
+import { problemsProjection } from './problems.projection.ts';
 
 /** A problem row with the command side's file references (never sent to clients as such). */
-export interface ProblemRecord extends Problem {
-  readonly statementHash: string | null;
-  readonly attachmentHash: string | null;
-  readonly testdataHash: string | null;
-}
+const ProblemRecordSchema = ProblemSchema.extend({
+  statementHash: z.string().nullable(),
+  attachmentHash: z.string().nullable(),
+  testdataHash: z.string().nullable(),
+});
+export type ProblemRecord = z.infer<typeof ProblemRecordSchema>;
+
+const TableRow = ProblemTableRowSchema.omit({ latestSubmission: true });
+const LatestOwn = SubmissionSummarySchema.extend({ problemId: z.number().int() });
+const PassedRow = PassedUserSchema.omit({ passedSubmission: true }).extend({
+  submissionId: z.number().int(),
+  status: SubmissionStatusSchema,
+  public: z.boolean(),
+});
+const Count = z.object({ count: z.number().int() });
+const Exists = z.object({ exists: z.boolean() });
 
 const PROBLEM_COLUMNS = sql.fragment`p.id, p.name, p.sname, p.score, p.time_limit AS "timeLimit", p.memory_limit AS "memoryLimit", p.show,
   p.recent_show_time AS "recentShowTime", p."case", p.rating`;
@@ -40,8 +58,8 @@ export function toProblem(record: ProblemRecord): Problem {
     recentShowTime: record.recentShowTime,
     case: record.case,
     rating: record.rating,
-    examples: (record.examples as ProblemExample[] | null) ?? null,
-    attachmentMetadata: (record.attachmentMetadata as AttachmentMetadata | null) ?? null,
+    examples: record.examples,
+    attachmentMetadata: record.attachmentMetadata,
   };
 }
 
@@ -56,21 +74,20 @@ function searchCondition(search: string | undefined) {
   return /^\d{1,9}$/.test(text) ? sql.fragment`(p.id = ${Number(text)} OR ${byText})` : sql.fragment`(${byText})`;
 }
 
+const live = readModel({ p: problemsProjection, s: submissionsProjection });
+
 export type ProblemQueries = ReturnType<typeof createProblemQueries>;
 
 export function createProblemQueries(pool: DatabasePool) {
-  const problems = readModel(pool, problemsProjection);
-  const submissions = readModel(pool, submissionsProjection);
-
   return {
     async find(problemId: number): Promise<ProblemRecord | null> {
-      const t = await problems();
-      return (await pool.maybeOne(sql.unsafe`SELECT ${RECORD_COLUMNS} FROM ${t.problems} p WHERE p.id = ${problemId}`)) as ProblemRecord | null;
+      const { p } = await live(pool);
+      return pool.maybeOne(sql.type(ProblemRecordSchema)`SELECT ${RECORD_COLUMNS} FROM ${p.problems} p WHERE p.id = ${problemId}`);
     },
 
     async isEmpty(): Promise<boolean> {
-      const t = await problems();
-      return !(await pool.oneFirst(sql.unsafe`SELECT EXISTS (SELECT 1 FROM ${t.problems})`));
+      const { p } = await live(pool);
+      return !(await pool.oneFirst(sql.type(Exists)`SELECT EXISTS (SELECT 1 FROM ${p.problems})`));
     },
 
     /**
@@ -78,11 +95,10 @@ export function createProblemQueries(pool: DatabasePool) {
      * grouped pass over the accepted submissions) and, for a signed-in caller, their latest submission.
      */
     async table(options: { includeHidden: boolean; userId: number | null }): Promise<ProblemTableRow[]> {
-      const t = await problems();
-      const s = await submissions();
-      const rows = (await pool.any(sql.unsafe`
+      const { p, s } = await live(pool);
+      const rows = await pool.any(sql.type(TableRow)`
         SELECT ${PROBLEM_COLUMNS}, coalesce(passed.count, 0) AS "passedCount"
-        FROM ${t.problems} p
+        FROM ${p.problems} p
         LEFT JOIN (
           SELECT accepted.problem_id, count(*)::int AS count
           FROM (SELECT DISTINCT problem_id, user_id FROM ${s.submissions} WHERE status = 'accept') accepted
@@ -90,45 +106,47 @@ export function createProblemQueries(pool: DatabasePool) {
           GROUP BY accepted.problem_id
         ) passed ON passed.problem_id = p.id
         WHERE ${options.includeHidden ? sql.fragment`TRUE` : sql.fragment`p.show`}
-        ORDER BY p.id DESC`)) as Array<Omit<ProblemTableRow, 'latestSubmission'>>;
+        ORDER BY p.id DESC`);
 
       const latest = new Map<number, SubmissionSummary>();
       if (options.userId !== null) {
-        const own = (await pool.any(sql.unsafe`
+        const own = await pool.any(sql.type(LatestOwn)`
           SELECT DISTINCT ON (problem_id) problem_id AS "problemId", id, status, user_id AS "userId", public
           FROM ${s.submissions} WHERE user_id = ${options.userId}
-          ORDER BY problem_id, id DESC`)) as Array<SubmissionSummary & { problemId: number }>;
+          ORDER BY problem_id, id DESC`);
         for (const { problemId, ...summary } of own) latest.set(problemId, summary);
       }
       return rows.map((row) => ({ ...row, latestSubmission: latest.get(row.id) ?? null }));
     },
 
     async search(options: { search?: string | undefined; limit: number; skip: number }): Promise<Array<Pick<Problem, 'id' | 'name' | 'sname'>>> {
-      const t = await problems();
-      return (await pool.any(sql.unsafe`
-        SELECT p.id, p.name, p.sname FROM ${t.problems} p WHERE ${searchCondition(options.search)}
-        ORDER BY p.id DESC LIMIT ${options.limit} OFFSET ${options.skip}`)) as Array<Pick<Problem, 'id' | 'name' | 'sname'>>;
+      const { p } = await live(pool);
+      return [
+        ...(await pool.any(sql.type(ProblemSearchItemSchema)`
+          SELECT p.id, p.name, p.sname FROM ${p.problems} p WHERE ${searchCondition(options.search)}
+          ORDER BY p.id DESC LIMIT ${options.limit} OFFSET ${options.skip}`)),
+      ];
     },
 
     async adminList(options: { search?: string | undefined; limit: number; skip: number }): Promise<{ total: number; data: Problem[] }> {
-      const t = await problems();
+      const { p } = await live(pool);
       const where = searchCondition(options.search);
-      const total = Number(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM ${t.problems} p WHERE ${where}`));
-      const data = (await pool.any(sql.unsafe`
-        SELECT ${RECORD_COLUMNS} FROM ${t.problems} p WHERE ${where}
-        ORDER BY p.id DESC LIMIT ${options.limit} OFFSET ${options.skip}`)) as ProblemRecord[];
+      const total = await pool.oneFirst(sql.type(Count)`SELECT count(*)::int AS count FROM ${p.problems} p WHERE ${where}`);
+      const data = await pool.any(sql.type(ProblemRecordSchema)`
+        SELECT ${RECORD_COLUMNS} FROM ${p.problems} p WHERE ${where}
+        ORDER BY p.id DESC LIMIT ${options.limit} OFFSET ${options.skip}`);
       return { total, data: data.map(toProblem) };
     },
 
     /** Role-`user` users with an accepted submission on the problem, newest user first, with their latest accepted one. */
     async passedUsers(problemId: number): Promise<PassedUser[]> {
-      const s = await submissions();
-      const rows = (await pool.any(sql.unsafe`
+      const { s } = await live(pool);
+      const rows = await pool.any(sql.type(PassedRow)`
         SELECT DISTINCT ON (s.user_id) a.id, a.role, a.username, a.show_name AS "showName", a.rating,
           s.id AS "submissionId", s.status, s.public
         FROM ${s.submissions} s JOIN accounts a ON a.id = s.user_id AND a.role = 'user'
         WHERE s.problem_id = ${problemId} AND s.status = 'accept'
-        ORDER BY s.user_id DESC, s.id DESC`)) as Array<Omit<PassedUser, 'passedSubmission'> & { submissionId: number; status: SubmissionSummary['status']; public: boolean }>;
+        ORDER BY s.user_id DESC, s.id DESC`);
       return rows.map((row) => ({
         id: row.id,
         role: row.role,
