@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { logLevel, type ConsumerConfig, type Kafka, type logCreator } from 'kafkajs';
 import { createNotificationListener } from '@otog/platform/db/listen';
 import { createEventStore } from '@otog/platform/eventstore/event-store';
-import { UnroutableScopeError, type TopicRouter } from '@otog/platform/relay/kafka-messages';
+import { HEADERS, OTOG_TOPICS, UnroutableScopeError, type TopicRouter } from '@otog/platform/relay/kafka-messages';
 import { createKafkaRelay } from '@otog/platform/relay/kafka-relay';
 import { createKafkaTransport } from '@otog/platform/transport/kafka-transport';
 import type { EventTransport } from '@otog/platform/transport/event-transport';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { createTestDatabase } from '../support/test-db.ts';
 import { testRegistry } from '../support/test-events.ts';
+import { until } from '../support/until.ts';
 import type { ContractHarness } from './event-transport.contract.ts';
 
 /**
@@ -114,4 +115,27 @@ export async function createKafkaHarness(options: KafkaHarnessOptions): Promise<
       await db.drop();
     },
   };
+}
+
+/**
+ * Reads the product's topics from the beginning, with a group of its own, until each of `eventIds` has been
+ * seen, and answers the topic each one is on. Other suites relay to the same topics: only these ids count.
+ */
+export async function topicsOfEvents(kafka: Kafka, eventIds: ReadonlySet<string>, timeoutMs = 30_000): Promise<Map<string, string>> {
+  const consumer = kafka.consumer({ groupId: `otog-topics-of-events-${randomBytes(6).toString('hex')}`, maxWaitTimeInMs: 100 });
+  const seen = new Map<string, string>();
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [...OTOG_TOPICS], fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ topic, message }) => {
+        const eventId = message.headers?.[HEADERS.eventId]?.toString();
+        if (eventId && eventIds.has(eventId)) seen.set(eventId, topic);
+      },
+    });
+    await until(`all ${eventIds.size} events are on Kafka`, () => seen.size === eventIds.size, timeoutMs);
+  } finally {
+    await consumer.disconnect();
+  }
+  return seen;
 }

@@ -7,14 +7,12 @@ import { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createNotificationListener, type NotificationListener } from '@otog/platform/db/listen';
 import { createEventStore, type NewEvent } from '@otog/platform/eventstore/event-store';
-import { HEADERS, OTOG_TOPICS } from '@otog/platform/relay/kafka-messages';
 import { createKafkaRelay } from '@otog/platform/relay/kafka-relay';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { otogEventRegistry, otogEvents, SCOPE_KINDS, scopeKindOf } from '@otog/schemas/events';
 import { samples } from '../platform/projection-samples/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
-import { until } from '../support/until.ts';
-import { quietKafkaLogs } from './kafka-harness.ts';
+import { quietKafkaLogs, topicsOfEvents } from './kafka-harness.ts';
 
 const brokers = process.env.KAFKA_BROKERS;
 if (!brokers) throw new Error('KAFKA_BROKERS is not set: run the suites through `npm test`, which starts the Kafka mock cluster');
@@ -72,22 +70,11 @@ it('publishes an event of every product type, in every scope kind it declares, e
   await relay.connect();
   const log = createPgLogTransport({ pool: db.pool, store, listener, pollIntervalMs: 200 });
   const subscription = await log.subscribe(relay, { maxAttempts: 3 });
-  const consumer = kafka.consumer({ groupId: `otog-relay-routing-${process.pid}-${Date.now()}`, maxWaitTimeInMs: 100 });
-  const seen = new Map<string, string>();
+  let seen: Map<string, string>;
   try {
     await subscription.waitFor({ ...(await store.headPosition()), scope: 'user:1' }, 30_000);
-    await consumer.connect();
-    await consumer.subscribe({ topics: [...OTOG_TOPICS], fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ topic, message }) => {
-        const eventId = message.headers?.[HEADERS.eventId]?.toString();
-        // Other suites may relay to the same topics: only this log's events count.
-        if (eventId && expected.has(eventId)) seen.set(eventId, topic);
-      },
-    });
-    await until(`all ${expected.size} events are on Kafka`, () => seen.size === expected.size, 30_000);
+    seen = await topicsOfEvents(kafka, new Set(expected.keys()));
   } finally {
-    await consumer.disconnect();
     await subscription.stop();
     await relay.disconnect();
   }

@@ -10,9 +10,8 @@ import { Kafka } from 'kafkajs';
 import { afterAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sql } from '@otog/platform/db/pool';
-import { HEADERS, OTOG_TOPICS } from '@otog/platform/relay/kafka-messages';
 import { SCOPE_KINDS, scopeKindOf } from '@otog/schemas/events';
-import { quietKafkaLogs } from '../contract/kafka-harness.ts';
+import { quietKafkaLogs, topicsOfEvents } from '../contract/kafka-harness.ts';
 import { freePort } from '../support/local-services.ts';
 import { createTestDatabase } from '../support/test-db.ts';
 import { until } from '../support/until.ts';
@@ -32,10 +31,7 @@ it('relays every event of a fresh start, a registration, a submission and its ju
   const db = await createTestDatabase();
   const port = await freePort();
   const otog = await startOtog({ OTOG_DATA_DIR: scratch, PORT: String(port), DATABASE_URL: db.url, KAFKA_BROKERS: brokers, OTOG_ADMIN_PASSWORD: 'kafka-admin-pw' });
-  const consumer = new Kafka({ clientId: 'otog-e2e-kafka', brokers: brokers.split(','), logCreator: quietKafkaLogs }).consumer({
-    groupId: `otog-e2e-kafka-${process.pid}-${Date.now()}`,
-    maxWaitTimeInMs: 100,
-  });
+  const kafka = new Kafka({ clientId: 'otog-e2e-kafka', brokers: brokers.split(','), logCreator: quietKafkaLogs });
   try {
     const api = async (method: string, path: string, init: { token?: string; json?: unknown; form?: FormData } = {}) => {
       const response = await fetch(`http://127.0.0.1:${port}/api${path}`, {
@@ -63,22 +59,12 @@ it('relays every event of a fresh start, a registration, a submission and its ju
     const types = new Set(events.map((event) => event.type));
     for (const type of ['UserRegistered', 'ProblemDetailsSet', 'ProblemTestdataUploaded', 'SubmissionCreated', 'TestcaseJudged', 'SubmissionJudged']) expect(types).toContain(type);
 
-    const seen = new Map<string, string>();
-    await consumer.connect();
-    await consumer.subscribe({ topics: [...OTOG_TOPICS], fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ topic, message }) => {
-        const eventId = message.headers?.[HEADERS.eventId]?.toString();
-        if (eventId && expected.has(eventId)) seen.set(eventId, topic);
-      },
-    });
-    await until(`all ${expected.size} events are on Kafka`, () => seen.size === expected.size, 30_000);
+    const seen = await topicsOfEvents(kafka, new Set(expected.keys()));
     expect(Object.fromEntries(seen)).toEqual(Object.fromEntries(expected));
     const relay = await db.pool.anyFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM consumer_checkpoints WHERE consumer = 'relay:kafka'`);
     expect(relay).toEqual(['running']);
     expect(otog.output().stdout + otog.output().stderr).not.toMatch(/faulted|UnroutableScope/);
   } finally {
-    await consumer.disconnect();
     expect(await otog.stop()).toBe(0);
     await db.drop();
   }

@@ -8,25 +8,15 @@ import { runCommand } from '@otog/platform/eventstore/command';
 import { WrongExpectedVersionError } from '@otog/platform/eventstore/errors';
 import type { AppendResult } from '@otog/platform/eventstore/event-store';
 import { comparePositions } from '@otog/platform/eventstore/position';
-import type { Language } from '@otog/schemas/common/judging';
 import { conflict } from '../../http/errors.ts';
 import { waitForProjection } from '../../http/read-models.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
 import { submissionScope } from './rules.ts';
-import { submissionDecider, submissionStream, type SubmissionCommand } from './submission-decider.ts';
+import { submissionDecider, submissionStream, type NewSubmission, type SubmissionCommand } from './submission-decider.ts';
 
 const PROJECTION = 'submissions';
 /** Appends per transaction in a problem rejudge: short transactions, few round trips. */
 const REJUDGE_BATCH = 500;
-
-export interface NewSubmission {
-  readonly userId: number;
-  readonly problemId: number;
-  readonly contestId: number | null;
-  readonly language: Language;
-  readonly sourceCode: string;
-  readonly fileName: string | null;
-}
 
 /** Runs a command through the decider (a lost race is retried once on the fresh stream, then a 409). */
 async function handle(deps: ApiDependencies, command: SubmissionCommand, actor: number, newStream = false) {

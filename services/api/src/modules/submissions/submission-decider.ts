@@ -11,18 +11,18 @@ import { submissionScope } from './rules.ts';
 /** null: no such submission. */
 export type SubmissionState = { readonly scope: string; readonly public: boolean } | null;
 
+/** What a contestant sends. */
+export interface NewSubmission {
+  readonly userId: number;
+  readonly problemId: number;
+  readonly contestId: number | null;
+  readonly language: Language;
+  readonly sourceCode: string;
+  readonly fileName: string | null;
+}
+
 export type SubmissionCommand =
-  | {
-      readonly kind: 'create';
-      readonly submissionId: number;
-      readonly userId: number;
-      readonly problemId: number;
-      readonly contestId: number | null;
-      readonly language: Language;
-      readonly sourceCode: string;
-      readonly fileName: string | null;
-      readonly at: string;
-    }
+  | ({ readonly kind: 'create'; readonly submissionId: number; readonly at: string } & NewSubmission)
   | { readonly kind: 'share'; readonly submissionId: number; readonly public: boolean }
   | { readonly kind: 'rejudge'; readonly submissionId: number; readonly requestedBy: number };
 
