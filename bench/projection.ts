@@ -262,7 +262,7 @@ export async function benchProjection(context: BenchContext): Promise<BenchResul
           'compare-and-set checkpoint, `pg_notify`.',
         'Trivial fold (`counterSumProjection` in bench/lib/fixtures.ts): per batch, sums in memory and writes ≤ 16 rows in one ' +
           '`INSERT … SELECT unnest … ON CONFLICT DO UPDATE` statement.',
-        `Realistic fold: \`ledgerProjection()\` from tests/support/test-projections.ts (one multi-row INSERT per batch plus one upsert per event), on its own log of ${int(ledgerTotal)} events; ` +
+        `Realistic fold: \`ledgerProjection()\` from tests/support/test-projections.ts (one INSERT and one upsert per event), on its own log of ${int(ledgerTotal)} events; ` +
           'and the same fold with its totals aggregated per batch and written in one upsert (`batchedLedgerProjection`, bench/lib/fixtures.ts).',
         'Time runs from `subscribe` until the `onBatch` that reports the checkpoint at the head.',
       ],

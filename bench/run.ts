@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only append,projection,rebuild,relay,sandbox,judging,api,web [--merge]] [--out PATH]`
+ * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web [--merge]] [--out PATH]`
  *
  * Starts Postgres (fsync off, like the test cluster) and the Kafka mock when DATABASE_URL / KAFKA_BROKERS
  * are not set, plus a durable Postgres for the durable append figures; runs the benchmarks; prints the
@@ -27,10 +27,12 @@ import { benchStopping, cleanupAll, startBenchServices, startDurableCluster } fr
 import { benchProjection } from './projection.ts';
 import { benchRebuild } from './rebuild.ts';
 import { benchRelay } from './relay.ts';
+import { benchTypedReads } from './typed-reads.ts';
 
 const BENCHES = {
   append: benchAppend,
   projection: benchProjection,
+  'typed-reads': benchTypedReads,
   rebuild: benchRebuild,
   relay: benchRelay,
   sandbox: benchSandbox,

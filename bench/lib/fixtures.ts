@@ -189,13 +189,15 @@ export async function foldToHead(options: {
   label?: string;
   progress?: boolean;
   timeoutMs?: number;
+  /** Read every event and let the fold pass over the others (how consumers read before type-filtered reads). */
+  readEveryType?: boolean;
 }): Promise<FoldResult> {
   const { pool, store, listener, definition, version } = options;
   const tables = slotTables(definition, version);
   let handlerMs = 0;
   const consumer: EventConsumer = {
     name: slotConsumerName(definition.name, version),
-    types: definition.handles,
+    ...(options.readEveryType ? {} : { types: definition.handles }),
     async handle(tx, events) {
       const t = now();
       await definition.apply(tx, events, tables);
