@@ -47,7 +47,9 @@ export async function benchTypedReads(context: BenchContext): Promise<BenchResul
         const version = readEveryType ? await createRebuildSlot(db.pool, definition) : (await ensureCodeSlot(db.pool, definition))[0]!;
         const label = !mixed ? 'handled events alone' : readEveryType ? '90 % other events, every event read' : '90 % other events, type-filtered read';
         process.stdout.write(`  typed-reads: ${label}… `);
-        const result = await foldToHead({ pool: db.pool, store, listener, definition, version, head, expected: handled, readEveryType });
+        // Reading every event hands them all to the fold, which passes over the others.
+        const expected = readEveryType ? handled * (1 + IGNORED_PER_HANDLED) : handled;
+        const result = await foldToHead({ pool: db.pool, store, listener, definition, version, head, expected, readEveryType });
         process.stdout.write(`${seconds(result.elapsedMs)} s\n`);
         folds.push({ label, result });
       }
@@ -85,7 +87,7 @@ export async function benchTypedReads(context: BenchContext): Promise<BenchResul
       {
         title: 'Folding the same handled events',
         header: ['log', 'time', 'handled events/s', 'batches'],
-        rows: folds.map(({ label, result }) => [label, `${seconds(result.elapsedMs)} s`, int(result.eventsPerSecond), int(result.batches)]),
+        rows: folds.map(({ label, result }) => [label, `${seconds(result.elapsedMs)} s`, int((handled / result.elapsedMs) * 1000), int(result.batches)]),
       },
     ],
     notes: [`Per ignored event: ${((1000 * costBefore) / ignored).toFixed(1)} µs when read, ${((1000 * costNow) / ignored).toFixed(2)} µs with the filter.`],

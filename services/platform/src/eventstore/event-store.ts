@@ -3,7 +3,7 @@ import { UniqueIntegrityConstraintViolationError } from 'slonik';
 import type { EventRegistry } from '@otog/schemas/events';
 import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '../db/pool.ts';
 import { DuplicateEventError, InvalidAppendError, WrongExpectedVersionError } from './errors.ts';
-import { comparePositions, LOG_START, type Position } from './position.ts';
+import { LOG_START, type Position } from './position.ts';
 
 /**
  * Channel woken on every commit that appended events (NOTIFY is delivered on commit only). The payload is
@@ -82,9 +82,10 @@ export interface EventStore {
    */
   readAfter(db: Queryable, after: Position, limit: number, options?: { decode?: boolean }): Promise<StoredEvent[]>;
   /**
-   * readAfter for a consumer of some types only: up to `limit` events of `types`, and how far the read
-   * looked (`scannedUpTo`: the last visible event of any type once fewer than `limit` matched), so the
-   * consumer's checkpoint moves past what it skips without the skipped events ever leaving Postgres.
+   * readAfter for a consumer of some types only: up to `limit` events of `types` among the next
+   * `limit * TYPED_READ_WINDOW` visible events, and how far the read looked (`scannedUpTo`: the end of that
+   * window once fewer than `limit` matched), so the consumer's checkpoint moves past what it skips without
+   * the skipped events ever leaving Postgres.
    */
   readTypesAfter(
     db: Queryable,
@@ -109,6 +110,8 @@ export interface EventStore {
 }
 
 const MAX_BATCH = 10_000;
+/** A type-filtered read looks at most this many times its limit of events of any type per step. */
+const TYPED_READ_WINDOW = 10;
 const STREAM_ID = /^[A-Za-z0-9][A-Za-z0-9:_.-]{0,199}$/;
 const SCOPE = /^[a-z][a-z0-9_-]{0,49}:[A-Za-z0-9_.-]{1,150}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -293,26 +296,27 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
       return (rows as readonly EventRow[]).map((row) => toStored(row, options.decode ?? true));
     },
     async readTypesAfter(db, after, types, limit, options = {}) {
-      // One horizon for both reads: rows below it are committed for good, so the two statements agree
-      // even though each takes its own snapshot (a later horizon could hide a just-committed match).
-      const horizon = (await db.one(sql.unsafe`
-        SELECT h.xmin::text AS xmin, last.txid, last.gpos
-        FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) h
-        LEFT JOIN LATERAL (SELECT txid, gpos FROM event_log WHERE txid < h.xmin ORDER BY txid DESC, gpos DESC LIMIT 1) last ON true`)) as {
-        xmin: string;
-        txid: bigint | null;
-        gpos: bigint | null;
-      };
+      const from = sql.fragment`(${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)`;
+      // A window of the next visible events, walked in (txid, gpos) order on its index whatever the types:
+      // a filter on a rare type must never turn into a scan of the whole log. Below the read horizon rows
+      // are committed for good, so the window still holds when the second statement reads it.
+      const window = (await db.maybeOne(sql.unsafe`
+        SELECT txid, gpos FROM (
+          SELECT txid, gpos FROM event_log
+          WHERE (txid, gpos) > ${from} AND txid < pg_snapshot_xmin(pg_current_snapshot())
+          ORDER BY txid, gpos
+          LIMIT ${limit * TYPED_READ_WINDOW}) w
+        ORDER BY txid DESC, gpos DESC
+        LIMIT 1`)) as Position | null;
+      if (!window) return { events: [], scannedUpTo: null };
       const rows = (await db.any(sql.unsafe`
         SELECT ${EVENT_COLUMNS} FROM event_log
-        WHERE (txid, gpos) > (${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)
-          AND txid < ${horizon.xmin}::xid8 AND type = ANY(${sql.array([...types], 'text')})
+        WHERE (txid, gpos) > ${from} AND (txid, gpos) <= (${window.txid.toString()}::xid8, ${window.gpos.toString()}::bigint)
+          AND type = ANY(${sql.array([...types], 'text')})
         ORDER BY txid, gpos
         LIMIT ${limit}`)) as readonly EventRow[];
       const events = rows.map((row) => toStored(row, options.decode ?? true));
-      const head = horizon.txid === null || horizon.gpos === null ? null : { txid: horizon.txid, gpos: horizon.gpos };
-      const scannedUpTo = events.length < limit ? head : (events[events.length - 1] ?? null);
-      return { events, scannedUpTo: scannedUpTo && comparePositions(scannedUpTo, after) > 0 ? scannedUpTo : null };
+      return { events, scannedUpTo: events.length < limit ? { txid: window.txid, gpos: window.gpos } : events[events.length - 1]! };
     },
     async hasTypesBetween(db, after, upTo, types) {
       const upToTxid = upTo.txid.toString();
