@@ -3,12 +3,14 @@
  * User* event in the same transaction so consumers of the log see every user.
  */
 import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '@otog/platform/db/pool';
-import type { EventStore, NewEvent } from '@otog/platform/eventstore/event-store';
+import { runCommand } from '@otog/platform/eventstore/command';
+import type { EventStore } from '@otog/platform/eventstore/event-store';
 import type { Role, UserSummary } from '@otog/schemas/api/contract';
-import { conflict, isUniqueViolation } from '../../http/errors.ts';
+import { conflict, isUniqueViolation, notFound } from '../../http/errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeAllOfUser } from '../auth/refresh-tokens.ts';
 import { announceSessionChange, type SessionGuard } from '../auth/session-guard.ts';
+import { userDecider, userStream, type UserCommand } from './user-decider.ts';
 
 export interface AccountRow {
   readonly id: number;
@@ -42,17 +44,25 @@ export function nameTaken(error: unknown): never {
   throw error;
 }
 
-const userStream = (userId: number) => `user-${userId}`;
-const userScope = (userId: number) => `user:${userId}`;
-
-async function appendUserEvent(
+/**
+ * Runs a user command through the decider; `write` changes the accounts row in the append's transaction
+ * (it must find the row: a user stream without one is refused) and its result is returned.
+ */
+async function runUserCommand<T>(
   deps: AccountDeps,
-  tx: DatabaseTransactionConnection,
-  userId: number,
-  event: Pick<NewEvent, 'type' | 'data'>,
+  command: UserCommand,
   actor: number,
-): Promise<void> {
-  await deps.store.appendInTransaction(tx, userStream(userId), [{ ...event, scope: userScope(userId), meta: { actor } }], { expectedVersion: 'any' });
+  write: (tx: DatabaseTransactionConnection) => Promise<T | null>,
+): Promise<T> {
+  let written: T | null = null;
+  await runCommand(deps.store, userStream(command.userId), userDecider, command, {
+    meta: { actor },
+    withinTransaction: async (tx) => {
+      written = await write(tx);
+      if (written === null) throw notFound('Not Found');
+    },
+  });
+  return written!;
 }
 
 /** The insert and its UserRegistered, inside a transaction the caller owns (seeding checks emptiness in it). */
@@ -65,20 +75,10 @@ export async function insertAccount(
     INSERT INTO accounts (username, show_name, password_hash, role)
     VALUES (${input.username}, ${input.showName}, ${input.passwordHash}, ${input.role})
     RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow;
-  await deps.store.appendInTransaction(
-    tx,
-    userStream(row.id),
-    [
-      {
-        type: 'UserRegistered',
-        scope: userScope(row.id),
-        data: { userId: row.id, username: row.username, showName: row.showName, role: row.role },
-        // Self-registration: the new user is the actor.
-        meta: { actor: input.actor ?? row.id },
-      },
-    ],
-    { expectedVersion: 'none' },
-  );
+  // A new id from the sequence: nothing to load. Self-registration: the new user is the actor.
+  const events = userDecider.decide({ kind: 'register', userId: row.id, username: row.username, showName: row.showName, role: row.role }, null);
+  const meta = { actor: input.actor ?? row.id };
+  await deps.store.appendInTransaction(tx, userStream(row.id), events.map((event) => ({ ...event, meta })), { expectedVersion: 'none' });
   return row;
 }
 
@@ -128,23 +128,20 @@ export async function listAccounts(
   return { data: rows.map(toSummary), total };
 }
 
-/** The admin's field edit (PUT without a password); null when there is no such user. A new role applies to the user's next request. */
+/** The admin's field edit (PUT without a password); a 404 when there is no such user. A new role applies to the user's next request. */
 export async function updateAccount(
   deps: SessionEndingDeps,
   userId: number,
   fields: { username: string; showName: string; role: Role },
   actor: number,
-): Promise<AccountRow | null> {
-  let row: AccountRow | null;
+): Promise<AccountRow> {
+  let row: AccountRow;
   try {
-    row = await deps.pool.transaction(async (tx) => {
-      const updated = (await tx.maybeOne(sql.unsafe`
+    row = await runUserCommand(deps, { kind: 'update', userId, ...fields }, actor, async (tx) => {
+      await announceSessionChange(tx, { userId });
+      return (await tx.maybeOne(sql.unsafe`
         UPDATE accounts SET username = ${fields.username}, show_name = ${fields.showName}, role = ${fields.role}, updated_at = now()
         WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
-      if (!updated) return null;
-      await appendUserEvent(deps, tx, userId, { type: 'UserUpdated', data: { userId, username: updated.username, showName: updated.showName, role: updated.role } }, actor);
-      await announceSessionChange(tx, { userId });
-      return updated;
     });
   } catch (error) {
     return nameTaken(error);
@@ -154,30 +151,24 @@ export async function updateAccount(
 }
 
 /** A new password set by an admin: every session of the user ends with the old password. */
-export async function changePassword(deps: SessionEndingDeps, userId: number, password: string, actor: number): Promise<AccountRow | null> {
+export async function changePassword(deps: SessionEndingDeps, userId: number, password: string, actor: number): Promise<AccountRow> {
   const passwordHash = await hashPassword(password);
-  const row = await deps.pool.transaction(async (tx) => {
-    const row = (await tx.maybeOne(sql.unsafe`
+  const row = await runUserCommand(deps, { kind: 'changePassword', userId, changedBy: actor }, actor, async (tx) => {
+    await revokeAllOfUser(tx, userId, 'password-changed');
+    return (await tx.maybeOne(sql.unsafe`
       UPDATE accounts SET password_hash = ${passwordHash}, updated_at = now()
       WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
-    if (!row) return null;
-    await revokeAllOfUser(tx, userId, 'password-changed');
-    await appendUserEvent(deps, tx, userId, { type: 'UserPasswordChanged', data: { userId, changedBy: actor } }, actor);
-    return row;
   });
   deps.sessions.forget({ userId });
   return row;
 }
 
-export async function changeShowName(deps: AccountDeps, userId: number, showName: string, actor: number): Promise<AccountRow | null> {
+export async function changeShowName(deps: AccountDeps, userId: number, showName: string, actor: number): Promise<AccountRow> {
   try {
-    return await deps.pool.transaction(async (tx) => {
-      const row = (await tx.maybeOne(sql.unsafe`
-        UPDATE accounts SET show_name = ${showName}, updated_at = now() WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
-      if (!row) return null;
-      await appendUserEvent(deps, tx, userId, { type: 'UserShowNameChanged', data: { userId, showName: row.showName } }, actor);
-      return row;
-    });
+    return await runUserCommand(deps, { kind: 'changeShowName', userId, showName }, actor, async (tx) =>
+      (await tx.maybeOne(sql.unsafe`
+        UPDATE accounts SET show_name = ${showName}, updated_at = now() WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null,
+    );
   } catch (error) {
     return nameTaken(error);
   }
@@ -188,15 +179,12 @@ export interface AvatarHashes {
   readonly small: string;
 }
 
-/** Records the stored JPEGs of a user's avatar; false when there is no such user. */
-export async function setAvatar(deps: AccountDeps, userId: number, hashes: AvatarHashes, actor: number): Promise<boolean> {
-  return deps.pool.transaction(async (tx) => {
-    const found = await tx.maybeOneFirst(sql.unsafe`
-      UPDATE accounts SET avatar_large = ${hashes.large}, avatar_small = ${hashes.small}, updated_at = now() WHERE id = ${userId} RETURNING id`);
-    if (found === null) return false;
-    await appendUserEvent(deps, tx, userId, { type: 'UserAvatarUploaded', data: { userId, largeHash: hashes.large, smallHash: hashes.small } }, actor);
-    return true;
-  });
+/** Records the stored JPEGs of a user's avatar; a 404 when there is no such user. */
+export async function setAvatar(deps: AccountDeps, userId: number, hashes: AvatarHashes, actor: number): Promise<void> {
+  await runUserCommand(deps, { kind: 'setAvatar', userId, largeHash: hashes.large, smallHash: hashes.small }, actor, async (tx) =>
+    tx.maybeOneFirst(sql.unsafe`
+      UPDATE accounts SET avatar_large = ${hashes.large}, avatar_small = ${hashes.small}, updated_at = now() WHERE id = ${userId} RETURNING id`),
+  );
 }
 
 /** The stored avatar of a user, or null when the user has none (or does not exist). */

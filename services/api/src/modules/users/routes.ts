@@ -36,7 +36,6 @@ export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): 
     const { password, ...fields } = request.body;
     // OTOG: a password in the form means "reset the password" and nothing else.
     const account = password !== '' ? await changePassword(deps, userId, password, actor) : await updateAccount(deps, userId, fields, actor);
-    if (!account) throw notFound('Not Found');
     return toSummary(account);
   });
 
@@ -44,7 +43,6 @@ export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): 
     const user = caller(request);
     assertSelfOrAdmin(user, request.params.userId);
     const account = await changeShowName(deps, request.params.userId, request.body.showName, user.id);
-    if (!account) throw notFound('Not Found');
     return { showName: account.showName };
   });
 
@@ -57,7 +55,7 @@ export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): 
     if (!(await findAccount(deps.pool, { id: userId }))) throw notFound('Not Found');
     const images = await renderAvatar(files.file.data);
     const [large, small] = await Promise.all([deps.objects.put(images.large), deps.objects.put(images.small)]);
-    if (!(await setAvatar(deps, userId, { large, small }, user.id))) throw notFound('Not Found');
+    await setAvatar(deps, userId, { large, small }, user.id);
     return { message: 'Upload avatar complete.' };
   });
 
