@@ -10,7 +10,7 @@ import { ConfigError, logLevel, parseConfig, port, postgresUrl } from '@otog/pla
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
- * What one process does (DESIGN.md section 3): `api` serves HTTP (public API, internal judge API, web app)
+ * What one process does: `api` serves HTTP (public API, internal judge API, web app)
  * and seeds an empty database; `projector` folds the read models; `relay` publishes the log to Kafka;
  * `judge-queue` turns submissions into judge tasks and sweeps the ones nobody can finish.
  */

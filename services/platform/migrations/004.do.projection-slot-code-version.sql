@@ -1,7 +1,7 @@
 -- A slot's number (`version`: its generation, in the names of its rm_<name>_v<N>_* tables and of its
 -- projection:<name>:v<N> checkpoint) is no longer the version of the code that folds it: an operator rebuild
 -- makes a new generation with the same code, so the code version is kept apart. A node folds only slots of
--- its own code version (DESIGN.md section 5). The column keeps its name `version` so that nodes still on the
+-- its own code version, so a rolling deploy never folds new logic into old tables or old logic into new ones. The column keeps its name `version` so that nodes still on the
 -- previous code go on reading this table during a rolling deploy.
 ALTER TABLE projection_slots
   ADD COLUMN code_version integer CHECK (code_version > 0),

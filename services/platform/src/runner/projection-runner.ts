@@ -5,6 +5,7 @@ import { comparePositions, type Position } from '../eventstore/position.ts';
 import type { EventTransport, SubscribeOptions, Subscription } from '../transport/event-transport.ts';
 import type { Notifier } from '../notices/notice.ts';
 import { readCheckpoint } from './checkpoints.ts';
+import { foldedCheck } from './wait.ts';
 import type { EventConsumer } from './consumer.ts';
 import { slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
 import { cutover, dropRetiredSlots, ensureCodeSlot, listSlots, RETIRED_GRACE_MS } from './projection-slots.ts';
@@ -152,11 +153,10 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
       if (entry) return entry.subscription.waitFor(event, timeoutMs);
       // The live slot is folded by another process (or older code): watch its checkpoint instead.
       const deadline = Date.now() + timeoutMs;
+      const folded = foldedCheck(store, pool, byName.get(projection)?.handles);
       for (;;) {
         const checkpoint = await readCheckpoint(pool, { consumer: slotConsumerName(projection, live.generation), source: 'pglog', part: '*' });
-        if (checkpoint && comparePositions(checkpoint, event) >= 0) return;
-        const handles = byName.get(projection)?.handles;
-        if (checkpoint && handles && !(await store.hasTypesBetween(pool, checkpoint, event, handles))) return;
+        if (checkpoint && (await folded(checkpoint, event))) return;
         if (Date.now() > deadline) throw new Error(`projection ${projection} did not reach the position within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

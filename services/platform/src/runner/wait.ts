@@ -1,4 +1,7 @@
 import type { NotificationListener } from '../db/listen.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { EventStore } from '../eventstore/event-store.ts';
+import { comparePositions, type Position } from '../eventstore/position.ts';
 import { ConsumerFaultedError, WaitTimeoutError } from '../transport/event-transport.ts';
 import { CHECKPOINTS_CHANNEL } from './checkpoints.ts';
 
@@ -38,4 +41,20 @@ export async function waitForCheckpoint(
   } finally {
     off();
   }
+}
+
+/**
+ * Whether a consumer has done all it will for `event`: its checkpoint is past it, or (a consumer of some
+ * types only) it sleeps behind events of other types, none of its own lying in between. The log is asked
+ * only when the checkpoint has not moved since the previous check: a consumer that is folding gets there
+ * by itself, so most waits end without the extra query.
+ */
+export function foldedCheck(store: EventStore, db: Queryable, types: ReadonlySet<string> | undefined) {
+  let previous: Position | undefined;
+  return async (checkpoint: Position, event: Position): Promise<boolean> => {
+    if (comparePositions(checkpoint, event) >= 0) return true;
+    const stalled = previous !== undefined && comparePositions(previous, checkpoint) === 0;
+    previous = checkpoint;
+    return stalled && types !== undefined && !(await store.hasTypesBetween(db, checkpoint, event, types));
+  };
 }

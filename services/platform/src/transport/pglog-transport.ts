@@ -13,7 +13,7 @@ import {
   type CheckpointKey,
 } from '../runner/checkpoints.ts';
 import { applyBatch, type BatchOutcome, type EventConsumer } from '../runner/consumer.ts';
-import { waitForCheckpoint } from '../runner/wait.ts';
+import { foldedCheck, waitForCheckpoint } from '../runner/wait.ts';
 import type { EventTransport, SubscribeOptions, Subscription } from './event-transport.ts';
 
 export interface PgLogTransportOptions {
@@ -130,8 +130,9 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
 
       return {
         consumer: consumer.name,
-        waitFor: (event, timeoutMs = 10_000) =>
-          waitForCheckpoint(
+        waitFor: (event, timeoutMs = 10_000) => {
+          const folded = foldedCheck(store, pool, consumer.types);
+          return waitForCheckpoint(
             listener,
             consumer.name,
             async () => {
@@ -139,12 +140,11 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
               if (!checkpoint) return { state: 'pending' };
               if (comparePositions(checkpoint, event) >= 0) return { state: 'reached' };
               if (checkpoint.status === 'faulted') return { state: 'faulted', detail: JSON.stringify(checkpoint.error) };
-              // Asleep behind events it does not read: nothing of its own to fold up to the position.
-              if (consumer.types && !(await store.hasTypesBetween(pool, checkpoint, event, consumer.types))) return { state: 'reached' };
-              return { state: 'pending' };
+              return (await folded(checkpoint, event)) ? { state: 'reached' } : { state: 'pending' };
             },
             timeoutMs,
-          ),
+          );
+        },
         async stop() {
           running = false;
           off();

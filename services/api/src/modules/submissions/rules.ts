@@ -12,9 +12,8 @@ const isOwner = (user: AuthUser | null, submission: SubmissionFacts): boolean =>
 
 /**
  * A submission shows its problem (name, limits, verdicts), so it is seen only by who may see the problem
- * (canSeeProblem): a hidden problem's submissions are for admins, or for the contest context. DOMAIN.md says
- * nothing of your own submissions to a problem hidden later: they are hidden too, as OTOG hides hidden
- * problems from non-admins. Routes answer such a submission as absent (404), so hidden problems stay unknown.
+ * (canSeeProblem): a hidden problem's submissions are for admins, or for the contest context. That covers
+ * your own submissions to a problem hidden later too, as OTOG hides hidden problems from non-admins. Routes answer such a submission as absent (404), so hidden problems stay unknown.
  */
 export function canSeeItsProblem(user: AuthUser | null, submission: SubmissionFacts, context: VisibilityContext = {}): boolean {
   return canSeeProblem({ id: submission.problemId, show: submission.problemShow }, user, context);
