@@ -1,13 +1,17 @@
 import type { ProjectionDefinition } from '@otog/platform/runner/projection';
 import { announcementsProjection } from './announcements/announcements.projection.ts';
+import { contestScoresProjection } from './contest-scores/contest-scores.projection.ts';
+import { contestsProjection } from './contests/contests.projection.ts';
 import { judgeProblemsProjection } from './judge-problems/judge-problems.projection.ts';
 import { problemsProjection } from './problems/problems.projection.ts';
 import { submissionsProjection } from './submissions/submissions.projection.ts';
 
-export { announcementsProjection, judgeProblemsProjection, problemsProjection, submissionsProjection };
+export { announcementsProjection, contestScoresProjection, contestsProjection, judgeProblemsProjection, problemsProjection, submissionsProjection };
 
 // Each projection owns the queries on its read model; the API reads only through them.
 export { announcementQueries, type AnnouncementQueries } from './announcements/announcements.queries.ts';
+export { createContestQueries, type ContestProblemRow, type ContestQueries, type ContestRecord } from './contests/contests.queries.ts';
+export { createContestScoreQueries, type CellRow, type ContestScoreQueries, type HistoryRow, type JudgedEntry } from './contest-scores/contest-scores.queries.ts';
 export { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord } from './problems/problems.queries.ts';
 export {
   createSubmissionQueries,
@@ -30,4 +34,6 @@ export const allProjections: readonly ProjectionDefinition[] = [
   problemsProjection,
   submissionsProjection,
   announcementsProjection,
+  contestsProjection,
+  contestScoresProjection,
 ];

@@ -85,6 +85,15 @@ export function createProblemQueries(pool: DatabasePool) {
       return pool.maybeOne(sql.type(ProblemRecordSchema)`SELECT ${RECORD_COLUMNS} FROM ${p.problems} p WHERE p.id = ${problemId}`);
     },
 
+    /** The given problems that exist, by id. */
+    async findMany(problemIds: readonly number[]): Promise<ProblemRecord[]> {
+      const { p } = await live(pool);
+      return [
+        ...(await pool.any(sql.type(ProblemRecordSchema)`
+          SELECT ${RECORD_COLUMNS} FROM ${p.problems} p WHERE p.id = ANY(${sql.array([...problemIds], 'int4')}) ORDER BY p.id`)),
+      ];
+    },
+
     async isEmpty(): Promise<boolean> {
       const { p } = await live(pool);
       return !(await pool.oneFirst(sql.type(Exists)`SELECT EXISTS (SELECT 1 FROM ${p.problems})`));

@@ -1,7 +1,7 @@
 import { sql } from '@otog/platform/db/pool';
 import type { FoldContext } from '@otog/platform/notices/notice';
 import { defineProjection } from '@otog/platform/runner/projection';
-import { ProblemDeleted, RejudgeRequested, SubmissionCreated, SubmissionJudged, SubmissionShared, TestcaseJudged } from '@otog/schemas/events';
+import { ContestDeleted, ProblemDeleted, RejudgeRequested, SubmissionCreated, SubmissionJudged, SubmissionShared, TestcaseJudged } from '@otog/schemas/events';
 
 /** "submission N changed", with its owner so the owner's sockets can be told; nothing when no row changed. */
 function changed(context: FoldContext, submissionId: number, owner: unknown): void {
@@ -22,7 +22,7 @@ function changed(context: FoldContext, submissionId: number, owner: unknown): vo
  */
 export const submissionsProjection = defineProjection({
   name: 'submissions',
-  version: 1,
+  version: 2,
   tables: ['submissions'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.submissions} (
@@ -103,6 +103,10 @@ export const submissionsProjection = defineProjection({
     async [ProblemDeleted.type](tx, { data }, t) {
       // OTOG cascades a problem's deletion to its submissions.
       await tx.query(sql.unsafe`DELETE FROM ${t.submissions} WHERE problem_id = ${data.problemId}`);
+    },
+    async [ContestDeleted.type](tx, { data }, t) {
+      // OTOG cascades a contest's deletion to its submissions.
+      await tx.query(sql.unsafe`DELETE FROM ${t.submissions} WHERE contest_id = ${data.contestId}`);
     },
   },
 });

@@ -25,6 +25,8 @@ export interface ListFilter {
   readonly userSearch?: string;
   /** Only submissions to shown problems, or to the hidden ones listed here (absent: every problem). */
   readonly visibleProblems?: { readonly hiddenAllowed: readonly number[] };
+  /** A frozen contest: other users' submissions only when made at or before `until` (ISO); the viewer's own always. */
+  readonly othersUntil?: { readonly viewer: number | null; readonly until: string };
 }
 
 const id = z.number().int();
@@ -98,6 +100,11 @@ function conditions(filter: ListFilter, page?: Page): Fragment[] {
   if (filter.ofUsersOnly) where.push(sql.fragment`a.role = 'user'`);
   if (filter.problemSearch) where.push(sql.fragment`p.name ILIKE ${likeContains(filter.problemSearch)}`);
   if (filter.userSearch) where.push(sql.fragment`a.show_name ILIKE ${likeContains(filter.userSearch)}`);
+  if (filter.othersUntil) {
+    const { viewer, until } = filter.othersUntil;
+    const own = viewer === null ? sql.fragment`FALSE` : sql.fragment`s.user_id = ${viewer}`;
+    where.push(sql.fragment`(${own} OR s.creation_date <= ${until}::timestamptz)`);
+  }
   if (filter.visibleProblems) where.push(sql.fragment`(p.show OR p.id = ANY(${sql.array(filter.visibleProblems.hiddenAllowed, 'int4')}))`);
   return where;
 }

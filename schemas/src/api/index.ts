@@ -1,13 +1,14 @@
 import { announcementContract } from './announcement.ts';
 import { appContract } from './app.ts';
 import { authContract } from './auth.ts';
+import { contestContract } from './contest.ts';
 import type { RouteContract } from './contract.ts';
 import { problemContract } from './problem.ts';
 import { submissionContract } from './submission.ts';
 import { userContract } from './user.ts';
 
 export * from './contract.ts';
-export { announcementContract, appContract, authContract, problemContract, submissionContract, userContract };
+export { announcementContract, appContract, authContract, contestContract, problemContract, submissionContract, userContract };
 
 /** Every public route, by group: the OpenAPI document, the fuzz and offline-mode suites walk this. */
 export const apiContract = {
@@ -17,6 +18,7 @@ export const apiContract = {
   problem: problemContract,
   submission: submissionContract,
   announcement: announcementContract,
+  contest: contestContract,
 } as const;
 
 export const allRoutes: readonly RouteContract[] = Object.values(apiContract).flatMap((group) => Object.values(group) as RouteContract[]);

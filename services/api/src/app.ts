@@ -24,6 +24,7 @@ import type { ApiDependencies } from './http/settings.ts';
 import { judgeInternalRoutes, type JudgingDependencies } from './judging/internal-routes.ts';
 import { announcementsRoutes } from './modules/announcements/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { contestsRoutes } from './modules/contests/routes.ts';
 import { problemsRoutes } from './modules/problems/routes.ts';
 import { submissionsRoutes } from './modules/submissions/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
@@ -156,6 +157,7 @@ export function buildApp(options: AppOptions = {}) {
         await problemsRoutes(api, deps);
         await submissionsRoutes(api, deps);
         await announcementsRoutes(api, deps);
+        await contestsRoutes(api, deps);
       }
     },
     { prefix: API_PREFIX },

@@ -103,6 +103,11 @@ export interface EventStore {
   readStream(streamId: string, fromStreamPosition?: number): Promise<StoredEvent[]>;
   /** A stream's events of `types` only (a command's state needs few of them) and the stream's version. */
   readStreamOf(streamId: string, types: ReadonlySet<string>): Promise<{ events: StoredEvent[]; version: number }>;
+  /**
+   * One scope's committed events of `types` that occurred at or before `until`, in log order: the history
+   * of one contest (or user) as it stood at a moment, for replays.
+   */
+  readScopeUntil(db: Queryable, scope: string, types: ReadonlySet<string>, until: Date): Promise<StoredEvent[]>;
   /** The given events as stored (not upcast), in log order; unknown ids are left out. */
   readEvents(db: Queryable, eventIds: readonly string[]): Promise<StoredEvent[]>;
   /** The newest position a reader can see now; nothing at or below it is still in flight. */
@@ -342,6 +347,14 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
         SELECT ${EVENT_COLUMNS} FROM event_log
         WHERE stream_id = ${streamId} AND stream_position >= ${fromStreamPosition}
         ORDER BY stream_position`);
+      return (rows as readonly EventRow[]).map((row) => toStored(row, true));
+    },
+    async readScopeUntil(db, scope, types, until) {
+      const rows = await db.any(sql.unsafe`
+        SELECT ${EVENT_COLUMNS} FROM event_log
+        WHERE scope = ${scope} AND type = ANY(${sql.array([...types], 'text')})
+          AND occurred_at <= ${until.toISOString()}::timestamptz
+        ORDER BY txid, gpos`);
       return (rows as readonly EventRow[]).map((row) => toStored(row, true));
     },
     async readEvents(db, eventIds) {

@@ -1,18 +1,29 @@
+import { createContestQueries, type ContestRecord } from '@otog/projections';
 import type { DatabasePool } from '@otog/platform/db/pool';
+import { isAdmin, type AuthUser } from '../../http/access.ts';
 import { notFound } from '../../http/errors.ts';
+import type { VisibilityContext } from '../problems/visibility.ts';
+import { CONTEST_NOT_FOUND } from './contest-decider.ts';
 
-export const CONTEST_NOT_FOUND = 'Contest not found';
+export { CONTEST_NOT_FOUND };
 
-/**
- * Whether a contest exists. Contests are not built yet, so none does: every contest id given to the
- * submission and announcement routes is answered 404 "Contest not found". The contest issue replaces this
- * body with a lookup in its read model (and adds "the problem is in that contest" to the upload rule).
- */
-export async function contestExists(_pool: DatabasePool, _contestId: number): Promise<boolean> {
-  return false;
+/** The contest, or a 404 "Contest not found" (the submission and announcement routes name contests too). */
+export async function existingContest(pool: DatabasePool, contestId: number): Promise<ContestRecord> {
+  const contest = await createContestQueries(pool).find(contestId);
+  if (!contest) throw notFound(CONTEST_NOT_FOUND);
+  return contest;
 }
 
 /** Refuses (404) a contest id that names no contest. */
 export async function assertContestExists(pool: DatabasePool, contestId: number): Promise<void> {
-  if (!(await contestExists(pool, contestId))) throw notFound(CONTEST_NOT_FOUND);
+  await existingContest(pool, contestId);
+}
+
+/**
+ * What a caller's running contests open to them: the hidden problems of contests running now that they
+ * take part in. Nothing for anonymous callers and admins (who see every problem anyway).
+ */
+export async function contestVisibility(pool: DatabasePool, user: AuthUser | null, now = new Date()): Promise<VisibilityContext> {
+  if (!user || isAdmin(user)) return {};
+  return { runningContestProblemIds: new Set(await createContestQueries(pool).problemsOpenTo(user.id, now)) };
 }

@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord } from '@otog/projections';
+import type { DatabasePool } from '@otog/platform/db/pool';
 import { problemContract as routes, ProblemFormSchema, type ProblemForm } from '@otog/schemas/api/problem';
 import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -21,15 +22,17 @@ import {
   type ProblemFiles,
 } from './commands.ts';
 import { contentDisposition, signedAttachmentUrl, verifySignedUrl } from './files.ts';
+import { contestVisibility } from '../contests/contest-lookup.ts';
 import { canSeeProblem, HIDDEN_PROBLEM_MESSAGE } from './visibility.ts';
 
 const ATTACHMENT_NOT_FOUND = 'Attachment not found';
 
 /** The problem, if it exists (404) and the caller may see it (403). */
-async function visibleProblem(queries: ProblemQueries, problemId: number, user: AuthUser | null): Promise<ProblemRecord> {
+async function visibleProblem(queries: ProblemQueries, pool: DatabasePool, problemId: number, user: AuthUser | null): Promise<ProblemRecord> {
   const problem = await queries.find(problemId);
   if (!problem) throw notFound(PROBLEM_NOT_FOUND);
-  if (!canSeeProblem(problem, user)) throw forbidden(HIDDEN_PROBLEM_MESSAGE);
+  // The contests are asked only about a hidden problem.
+  if (!canSeeProblem(problem, user) && !canSeeProblem(problem, user, await contestVisibility(pool, user))) throw forbidden(HIDDEN_PROBLEM_MESSAGE);
   return problem;
 }
 
@@ -67,19 +70,19 @@ export async function problemsRoutes(app: FastifyInstance, deps: ApiDependencies
 
   serve(app, routes.getProblems, async (request) => queries.table({ includeHidden: isAdmin(request.auth), userId: request.auth?.id ?? null }));
 
-  serve(app, routes.getProblem, async (request) => toProblem(await visibleProblem(queries, request.params.problemId, request.auth)));
+  serve(app, routes.getProblem, async (request) => toProblem(await visibleProblem(queries, deps.pool, request.params.problemId, request.auth)));
 
   serve(app, routes.searchProblems, async (request) => queries.search(request.query));
 
   serve(app, routes.adminList, async (request) => queries.adminList(request.query));
 
   serve(app, routes.passedUsers, async (request) => {
-    await visibleProblem(queries, request.params.problemId, request.auth);
+    await visibleProblem(queries, deps.pool, request.params.problemId, request.auth);
     return queries.passedUsers(request.params.problemId);
   });
 
   serve(app, routes.getProblemDoc, async (request, reply) => {
-    const problem = await visibleProblem(queries, request.params.problemId, request.auth);
+    const problem = await visibleProblem(queries, deps.pool, request.params.problemId, request.auth);
     if (!problem.statementHash) throw notFound('Statement not found');
     return streamObject(
       deps,
@@ -118,7 +121,7 @@ export async function problemsRoutes(app: FastifyInstance, deps: ApiDependencies
   });
 
   serve(app, routes.downloadAttachment, async (request) => {
-    const problem = await visibleProblem(queries, request.params.problemId, request.auth);
+    const problem = await visibleProblem(queries, deps.pool, request.params.problemId, request.auth);
     const metadata = toProblem(problem).attachmentMetadata;
     if (!problem.attachmentHash || !metadata) throw notFound(ATTACHMENT_NOT_FOUND);
     return { url: signedAttachmentUrl(request, deps.settings.jwtSecret, 'attachment-download', problem.id), metadata };

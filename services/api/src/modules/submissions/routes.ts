@@ -3,14 +3,16 @@
  * model, uploads, sharing and rejudges as events on the submission's stream.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createSubmissionQueries } from '@otog/projections';
+import { createContestQueries, createSubmissionQueries } from '@otog/projections';
 import { submissionContract } from '@otog/schemas/api/submission';
-import { caller, isAdmin } from '../../http/access.ts';
+import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import { readMultipart, type MultipartBody } from '../../http/multipart.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
-import { CONTEST_NOT_FOUND, contestExists } from '../contests/contest-lookup.ts';
+import { contestStateAt } from '@otog/schemas/common/contest';
+import { boardOpenTo, frozenAtFor, timesOf } from '../contests/contest-access.ts';
+import { contestVisibility, existingContest } from '../contests/contest-lookup.ts';
 import { toDetail, toSubmission } from './present.ts';
 import {
   canReadCode,
@@ -18,6 +20,7 @@ import {
   canSeeSubmission,
   canShare,
   checkUpload,
+  contestUploadRefusal,
   globalListFilter,
   UPLOAD_MESSAGES,
   userListFilter,
@@ -31,9 +34,8 @@ const PROBLEM_NOT_FOUND = 'Problem not found';
 export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
   const queries = createSubmissionQueries(deps.pool);
 
-  const assertContest = async (contestId: number) => {
-    if (!(await contestExists(deps.pool, contestId))) throw notFound(CONTEST_NOT_FOUND);
-  };
+  const contests = createContestQueries(deps.pool);
+  const visibility = (user: AuthUser | null) => contestVisibility(deps.pool, user);
   const existing = async (submissionId: number) => {
     const submission = await queries.byId(submissionId);
     if (!submission) throw notFound(SUBMISSION_NOT_FOUND);
@@ -42,31 +44,38 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
 
   serve(app, submissionContract.getSubmissions, async (request) => {
     const { offset, limit, ...query } = request.query;
-    return (await queries.list(globalListFilter(request.auth, query), { offset, limit })).map(toSubmission);
+    return (await queries.list(globalListFilter(request.auth, query, await visibility(request.auth)), { offset, limit })).map(toSubmission);
   });
 
   serve(app, submissionContract.getContestSubmissionsForAdmin, async (request) => {
-    await assertContest(request.params.contestId);
+    await existingContest(deps.pool, request.params.contestId);
     const { offset, limit, problemSearch, userSearch } = request.query;
     const filter = { contestId: request.params.contestId, ...(problemSearch ? { problemSearch } : {}), ...(userSearch ? { userSearch } : {}) };
     return (await queries.list(filter, { offset, limit })).map(toSubmission);
   });
 
   serve(app, submissionContract.getContestSubmissions, async (request) => {
-    await assertContest(request.params.contestId);
+    const contest = await existingContest(deps.pool, request.params.contestId);
+    const user = request.auth;
     const { offset, limit, userId, problemId } = request.query;
+    const now = Date.now();
+    // Other users' contest submissions follow the scoreboard policy and freeze: without the board, only your own.
+    const boardOpen = boardOpenTo(timesOf(contest), isAdmin(user), now);
+    if (!boardOpen && (!user || (userId && userId !== user.id))) return [];
+    const frozenAt = frozenAtFor(timesOf(contest), isAdmin(user), now);
     const filter = {
-      contestId: request.params.contestId,
-      ...(userId ? { userId } : {}),
+      contestId: contest.id,
+      ...(boardOpen ? (userId ? { userId } : {}) : { userId: user!.id }),
       ...(problemId ? { problemId } : {}),
-      ...visibleProblemsFilter(request.auth),
+      ...(frozenAt === null ? {} : { othersUntil: { viewer: user?.id ?? null, until: new Date(frozenAt).toISOString() } }),
+      ...visibleProblemsFilter(user, await visibility(user)),
     };
     return (await queries.list(filter, { offset, limit })).map(toSubmission);
   });
 
   serve(app, submissionContract.getLatestSubmissionByProblemId, async (request) => {
     const user = caller(request);
-    const latest = await queries.latest({ userId: user.id, problemId: request.params.problemId, ...visibleProblemsFilter(user) });
+    const latest = await queries.latest({ userId: user.id, problemId: request.params.problemId, ...visibleProblemsFilter(user, await visibility(user)) });
     return { submission: latest && toDetail(latest) };
   });
 
@@ -83,9 +92,15 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
 
       const problem = await queries.problem(problemId);
       if (!problem) throw notFound(PROBLEM_NOT_FOUND);
-      if (contestId !== null) await assertContest(contestId);
-      // OTOG: users need the problem shown or in the contest they submit to (checked with contests).
-      if (!problem.show && !isAdmin(user) && contestId === null) throw badRequest(UPLOAD_MESSAGES.notPublic);
+      if (contestId !== null) {
+        const contest = await existingContest(deps.pool, contestId);
+        const running = contestStateAt(timesOf(contest), Date.now()) === 'RUNNING';
+        const refusal = contestUploadRefusal(user, { running, hasProblem: await contests.hasProblem(contestId, problemId) });
+        if (refusal) throw badRequest(refusal);
+      } else if (!problem.show && !isAdmin(user)) {
+        // OTOG: users need the problem shown or in the contest they submit to.
+        throw badRequest(UPLOAD_MESSAGES.notPublic);
+      }
 
       const { id, createdAt } = await createSubmission(deps, {
         userId: user.id,
@@ -117,30 +132,30 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
 
   serve(app, submissionContract.getLatestSubmissionByUserId, async (request) => {
     const user = caller(request);
-    const latest = await queries.latest({ userId: user.id, ...visibleProblemsFilter(user) });
+    const latest = await queries.latest({ userId: user.id, ...visibleProblemsFilter(user, await visibility(user)) });
     return { submission: latest && toDetail(latest) };
   });
 
   serve(app, submissionContract.getSubmissionsByUserId, async (request) => {
     const { offset, limit } = request.query;
-    return (await queries.list(userListFilter(request.auth, request.params.userId), { offset, limit })).map(toSubmission);
+    return (await queries.list(userListFilter(request.auth, request.params.userId, undefined, await visibility(request.auth)), { offset, limit })).map(toSubmission);
   });
 
   serve(app, submissionContract.getSubmissionsByUserIdAndProblemId, async (request) => {
     const { offset, limit } = request.query;
     const { userId, problemId } = request.params;
-    return (await queries.list(userListFilter(request.auth, userId, problemId), { offset, limit })).map(toSubmission);
+    return (await queries.list(userListFilter(request.auth, userId, problemId, await visibility(request.auth)), { offset, limit })).map(toSubmission);
   });
 
   serve(app, submissionContract.getSubmission, async (request) => {
     const submission = await existing(request.params.submissionId);
-    if (!canSeeSubmission(request.auth, submission)) throw notFound(SUBMISSION_NOT_FOUND);
+    if (!canSeeSubmission(request.auth, submission, await visibility(request.auth))) throw notFound(SUBMISSION_NOT_FOUND);
     return toSubmission(submission);
   });
 
   serve(app, submissionContract.getSubmissionWithSourceCode, async (request) => {
     const submission = await existing(request.params.submissionId);
-    if (!canSeeItsProblem(request.auth, submission)) throw notFound(SUBMISSION_NOT_FOUND);
+    if (!canSeeItsProblem(request.auth, submission, await visibility(request.auth))) throw notFound(SUBMISSION_NOT_FOUND);
     if (!canReadCode(request.auth, submission)) throw forbidden('Forbidden');
     return toDetail(submission);
   });
@@ -148,7 +163,7 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
   serve(app, submissionContract.shareSubmission, async (request) => {
     const user = caller(request);
     const submission = await queries.facts(request.params.submissionId);
-    if (!submission || !canSeeItsProblem(user, submission)) throw notFound(SUBMISSION_NOT_FOUND);
+    if (!submission || !canSeeItsProblem(user, submission, await visibility(user))) throw notFound(SUBMISSION_NOT_FOUND);
     if (!canShare(user, submission)) throw forbidden('Forbidden');
     await shareSubmission(deps, submission.id, request.body.show, user.id);
     return { public: request.body.show };

@@ -83,12 +83,23 @@ export function submissionScope(submission: { userId: number; contestId: number 
   return submission.contestId === null ? `user:${submission.userId}` : `contest:${submission.contestId}`;
 }
 
+/**
+ * An upload to a contest: only to a problem of the contest, and, but for admins (who try a contest out
+ * before and after it), only while it runs. OTOG checked neither: late submissions changed its boards.
+ */
+export function contestUploadRefusal(user: AuthUser, contest: { readonly running: boolean; readonly hasProblem: boolean }): string | null {
+  if (!contest.hasProblem) return UPLOAD_MESSAGES.notPublic;
+  if (!contest.running && !isAdmin(user)) return UPLOAD_MESSAGES.contestNotRunning;
+  return null;
+}
+
 /** OTOG's upload messages (the web shows them as they are). */
 export const UPLOAD_MESSAGES = {
   fileRequired: 'File is required!',
   language: 'Only C C++ and Python are allowed!',
   tooLarge: 'File is too large!',
   notPublic: 'Problem is not in contest or public!',
+  contestNotRunning: 'The contest is not running',
   notText: 'Source code must be UTF-8 text',
   nameTooLong: 'File name is too long (at most 255 characters)',
 } as const;

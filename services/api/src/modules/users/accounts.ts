@@ -99,6 +99,13 @@ export async function findAccount(pool: Queryable, by: { id: number } | { userna
   return (await pool.maybeOne(sql.unsafe`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE ${where}`)) as AccountRow | null;
 }
 
+/** The summaries of the given users that exist (scoreboards and prizes name their users), by id. */
+export async function summariesOf(pool: Queryable, userIds: readonly number[]): Promise<Map<number, UserSummary>> {
+  const rows = (await pool.any(sql.unsafe`
+    SELECT ${SUMMARY_COLUMNS} FROM accounts WHERE id = ANY(${sql.array([...userIds], 'int4')})`)) as readonly UserSummary[];
+  return new Map(rows.map((row) => [row.id, toSummary(row)]));
+}
+
 export async function countAccounts(pool: Queryable): Promise<number> {
   return Number(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM accounts`));
 }

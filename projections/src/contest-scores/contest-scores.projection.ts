@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { sql, type DatabaseTransactionConnection } from '@otog/platform/db/pool';
+import type { FoldContext } from '@otog/platform/notices/notice';
+import { defineProjection, type SlotTables } from '@otog/platform/runner/projection';
+import { GradingModeSchema } from '@otog/schemas/common/contest';
+import {
+  ContestCreated,
+  ContestDeleted,
+  ContestEdited,
+  ProblemDeleted,
+  ProblemJudgingConfigured,
+  RejudgeRequested,
+  SubmissionCreated,
+  SubmissionJudged,
+} from '@otog/schemas/events';
+import { scoreProblem, type JudgedContestSubmission } from './rules/scoring.ts';
+
+type Tables = SlotTables<'settings' | 'problem_scores' | 'entries' | 'cells' | 'history'>;
+type Tx = DatabaseTransactionConnection;
+
+/** A problem's full score before its stream says otherwise (OTOG's default). */
+export const DEFAULT_PROBLEM_SCORE = 100;
+
+/** "contest N's scoreboard changed": the board, score histories and prizes of that contest refetch. */
+const boardChanged = (context: FoldContext, contestId: number) => context.notify({ topic: 'scoreboard', key: String(contestId) });
+
+const SubtaskPointsSchema = z.array(z.object({ score: z.number(), fullScore: z.number() }));
+
+const JournalRowSchema = z.object({
+  submissionId: z.number().int(),
+  submittedAt: z.number(),
+  status: z.enum(['accept', 'reject']),
+  score: z.number().int(),
+  subtasks: SubtaskPointsSchema,
+});
+
+const ScoringSettingsSchema = z.object({ gradingMode: GradingModeSchema, contestStart: z.number() });
+const CellKeySchema = z.object({ contestId: z.number().int(), userId: z.number().int(), problemId: z.number().int() });
+type CellKey = z.infer<typeof CellKeySchema>;
+
+/**
+ * Contest scores, folded from the contest's submissions and their verdicts by the pure scoring rules
+ * (rules/): one journal entry per contest submission with its current result (`entries`), one cell per
+ * (contest, user, problem) with its score, penalty and deciding submission (OTOG's contestScore), and one
+ * history row per judged submission (OTOG's contestScoreHistory).
+ *
+ * Every change to a cell's journal (a submission, a verdict, a rejudge) or to what its rule reads (the
+ * contest's grading mode or start, the problem's full score) recomputes the cell from its whole journal,
+ * so a rejudge in any order gives what a fresh replay gives. The projection keeps its own copy of the
+ * settings it scores by, so it never reads another projection's tables mid-fold.
+ *
+ * A cell exists while its journal holds a judged (accept/reject) submission; its id is the smallest
+ * submission id in its journal, the same on every replay. Only the current judging of a submission counts:
+ * a report of an older judging (overtaken by a rejudge) changes nothing, so redelivery is harmless.
+ */
+export const contestScoresProjection = defineProjection({
+  name: 'contest_scores',
+  version: 1,
+  tables: ['settings', 'problem_scores', 'entries', 'cells', 'history'],
+  async setup(tx, t) {
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.settings} (
+      contest_id    integer     PRIMARY KEY,
+      grading_mode  text        NOT NULL,
+      time_start    timestamptz NOT NULL)`);
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.problem_scores} (
+      problem_id  integer PRIMARY KEY,
+      score       integer NOT NULL)`);
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.entries} (
+      submission_id  integer     PRIMARY KEY,
+      contest_id     integer     NOT NULL,
+      user_id        integer     NOT NULL,
+      problem_id     integer     NOT NULL,
+      submitted_at   timestamptz NOT NULL,
+      judging        integer     NOT NULL,
+      status         text        NOT NULL,
+      score          integer,
+      subtasks       jsonb)`);
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.cells} (
+      contest_id           integer     NOT NULL,
+      user_id              integer     NOT NULL,
+      problem_id           integer     NOT NULL,
+      id                   integer     NOT NULL,
+      score                integer     NOT NULL,
+      penalty              integer     NOT NULL,
+      solved_at            timestamptz,
+      deciding_submission  integer,
+      latest_submission    timestamptz,
+      PRIMARY KEY (contest_id, user_id, problem_id))`);
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.history} (
+      submission_id  integer NOT NULL PRIMARY KEY,
+      contest_id     integer NOT NULL,
+      user_id        integer NOT NULL,
+      problem_id     integer NOT NULL,
+      score          integer NOT NULL)`);
+    const index = (table: keyof Tables, suffix: string) => sql.identifier([`${t[table].names[0]}_${suffix}`]);
+    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('entries', 'cell')} ON ${t.entries} (contest_id, user_id, problem_id)`);
+    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('entries', 'problem')} ON ${t.entries} (problem_id)`);
+    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('history', 'cell')} ON ${t.history} (contest_id, user_id, problem_id)`);
+  },
+  on: {
+    async [ContestCreated.type](tx, { data }, t) {
+      await tx.query(sql.unsafe`
+        INSERT INTO ${t.settings} (contest_id, grading_mode, time_start)
+        VALUES (${data.contestId}, ${data.settings.gradingMode}, ${data.settings.timeStart}::timestamptz)
+        ON CONFLICT (contest_id) DO NOTHING`);
+    },
+    async [ContestEdited.type](tx, { data }, t, context) {
+      const changed = await tx.maybeOneFirst(sql.unsafe`
+        UPDATE ${t.settings} SET grading_mode = ${data.settings.gradingMode}, time_start = ${data.settings.timeStart}::timestamptz
+        WHERE contest_id = ${data.contestId}
+          AND (grading_mode, time_start) IS DISTINCT FROM (${data.settings.gradingMode}, ${data.settings.timeStart}::timestamptz)
+        RETURNING contest_id`);
+      if (changed === null) return;
+      const cells = await tx.any(sql.type(CellKeySchema)`
+        SELECT DISTINCT contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId" FROM ${t.entries}
+        WHERE contest_id = ${data.contestId}`);
+      if (await rescoreAll(tx, t, cells)) boardChanged(context, data.contestId);
+    },
+    async [ContestDeleted.type](tx, { data }, t, context) {
+      for (const table of [t.settings, t.entries, t.cells, t.history]) {
+        await tx.query(sql.unsafe`DELETE FROM ${table} WHERE contest_id = ${data.contestId}`);
+      }
+      boardChanged(context, data.contestId);
+    },
+    async [ProblemJudgingConfigured.type](tx, { data }, t, context) {
+      const previous = await tx.maybeOneFirst(sql.type(z.object({ score: z.number().int() }))`
+        SELECT score FROM ${t.problem_scores} WHERE problem_id = ${data.problemId}`);
+      if (previous === data.score) return;
+      await tx.query(sql.unsafe`
+        INSERT INTO ${t.problem_scores} (problem_id, score) VALUES (${data.problemId}, ${data.score})
+        ON CONFLICT (problem_id) DO UPDATE SET score = excluded.score`);
+      const cells = await tx.any(sql.type(CellKeySchema)`
+        SELECT DISTINCT contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId" FROM ${t.entries}
+        WHERE problem_id = ${data.problemId}`);
+      for (const cell of cells) if (await rescore(tx, t, cell)) boardChanged(context, cell.contestId);
+    },
+    async [ProblemDeleted.type](tx, { data }, t, context) {
+      const contests = await tx.anyFirst(sql.type(z.object({ contestId: z.number().int() }))`
+        DELETE FROM ${t.entries} WHERE problem_id = ${data.problemId} RETURNING contest_id AS "contestId"`);
+      await tx.query(sql.unsafe`DELETE FROM ${t.cells} WHERE problem_id = ${data.problemId}`);
+      await tx.query(sql.unsafe`DELETE FROM ${t.history} WHERE problem_id = ${data.problemId}`);
+      await tx.query(sql.unsafe`DELETE FROM ${t.problem_scores} WHERE problem_id = ${data.problemId}`);
+      for (const contestId of new Set(contests)) boardChanged(context, contestId);
+    },
+    async [SubmissionCreated.type](tx, { data, occurredAt: at, streamPosition }, t) {
+      // Waiting submissions score nothing: the cell changes only when a verdict arrives.
+      if (data.contestId === null) return;
+      await tx.query(sql.unsafe`
+        INSERT INTO ${t.entries} (submission_id, contest_id, user_id, problem_id, submitted_at, judging, status)
+        SELECT ${data.submissionId}, ${data.contestId}, ${data.userId}, ${data.problemId}, ${at}::timestamptz, ${streamPosition}, 'waiting'
+        WHERE EXISTS (SELECT 1 FROM ${t.settings} WHERE contest_id = ${data.contestId})
+        ON CONFLICT (submission_id) DO NOTHING`);
+    },
+    async [RejudgeRequested.type](tx, { data, streamPosition }, t, context) {
+      const cell = await tx.maybeOne(sql.type(CellKeySchema)`
+        UPDATE ${t.entries} SET judging = ${streamPosition}, status = 'waiting', score = NULL, subtasks = NULL
+        WHERE submission_id = ${data.submissionId} AND judging < ${streamPosition}
+        RETURNING contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId"`);
+      if (cell && (await rescore(tx, t, cell))) boardChanged(context, cell.contestId);
+    },
+    async [SubmissionJudged.type](tx, { data }, t, context) {
+      const subtasks = data.subtaskResults.map(({ score, fullScore }) => ({ score, fullScore }));
+      const cell = await tx.maybeOne(sql.type(CellKeySchema)`
+        UPDATE ${t.entries} SET status = ${data.status}, score = ${data.score}, subtasks = ${sql.jsonb(subtasks)}
+        WHERE submission_id = ${data.submissionId} AND judging = ${data.judging}
+        RETURNING contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId"`);
+      if (cell && (await rescore(tx, t, cell))) boardChanged(context, cell.contestId);
+    },
+  },
+});
+
+async function rescoreAll(tx: Tx, t: Tables, cells: readonly CellKey[]): Promise<boolean> {
+  let changed = false;
+  for (const cell of cells) changed = (await rescore(tx, t, cell)) || changed;
+  return changed;
+}
+
+/** Recomputes one cell and its history rows from its whole journal; true when anything a reader sees changed. */
+async function rescore(tx: Tx, t: Tables, cell: CellKey): Promise<boolean> {
+  const { contestId, userId, problemId } = cell;
+  const where = sql.fragment`contest_id = ${contestId} AND user_id = ${userId} AND problem_id = ${problemId}`;
+  const settings = await tx.maybeOne(sql.type(ScoringSettingsSchema)`
+    SELECT grading_mode AS "gradingMode", extract(epoch FROM time_start)::float8 * 1000 AS "contestStart"
+    FROM ${t.settings} WHERE contest_id = ${contestId}`);
+  if (!settings) return false;
+  const journal: JudgedContestSubmission[] = [
+    ...(await tx.any(sql.type(JournalRowSchema)`
+      SELECT submission_id AS "submissionId", extract(epoch FROM submitted_at)::float8 * 1000 AS "submittedAt", status, score,
+        COALESCE(subtasks, '[]'::jsonb) AS subtasks
+      FROM ${t.entries} WHERE ${where} AND status IN ('accept', 'reject')`)),
+  ];
+  if (journal.length === 0) {
+    const removed = await tx.maybeOneFirst(sql.unsafe`DELETE FROM ${t.cells} WHERE ${where} RETURNING id`);
+    await tx.query(sql.unsafe`DELETE FROM ${t.history} WHERE ${where}`);
+    return removed !== null;
+  }
+  const problemScore =
+    (await tx.maybeOneFirst(sql.type(z.object({ score: z.number().int() }))`SELECT score FROM ${t.problem_scores} WHERE problem_id = ${problemId}`)) ??
+    DEFAULT_PROBLEM_SCORE;
+  const outcome = scoreProblem(settings.gradingMode, journal, { problemScore, contestStart: settings.contestStart });
+  const firstId = Math.min(...journal.map((entry) => entry.submissionId));
+  const decidingAt = outcome.deciding ? new Date(outcome.deciding.submittedAt).toISOString() : null;
+  const solvedAt = outcome.solvedAt === null ? null : new Date(outcome.solvedAt).toISOString();
+  const cellChanged = await tx.maybeOneFirst(sql.unsafe`
+    INSERT INTO ${t.cells} AS c (contest_id, user_id, problem_id, id, score, penalty, solved_at, deciding_submission, latest_submission)
+    VALUES (${contestId}, ${userId}, ${problemId}, ${firstId}, ${outcome.score}, ${outcome.penalty}, ${solvedAt}::timestamptz,
+      ${outcome.deciding?.submissionId ?? null}, ${decidingAt}::timestamptz)
+    ON CONFLICT (contest_id, user_id, problem_id) DO UPDATE SET id = excluded.id, score = excluded.score, penalty = excluded.penalty,
+      solved_at = excluded.solved_at, deciding_submission = excluded.deciding_submission, latest_submission = excluded.latest_submission
+    WHERE (c.id, c.score, c.penalty, c.solved_at, c.deciding_submission, c.latest_submission)
+      IS DISTINCT FROM (excluded.id, excluded.score, excluded.penalty, excluded.solved_at, excluded.deciding_submission, excluded.latest_submission)
+    RETURNING id`);
+  const ids = outcome.history.map((row) => row.submissionId);
+  const scores = outcome.history.map((row) => row.score);
+  const historyRemoved = await tx.anyFirst(sql.unsafe`
+    DELETE FROM ${t.history} WHERE ${where} AND NOT (submission_id = ANY(${sql.array(ids, 'int4')})) RETURNING submission_id`);
+  const historyChanged = await tx.anyFirst(sql.unsafe`
+    INSERT INTO ${t.history} AS h (submission_id, contest_id, user_id, problem_id, score)
+    SELECT id, ${contestId}, ${userId}, ${problemId}, score FROM unnest(${sql.array(ids, 'int4')}::integer[], ${sql.array(scores, 'int4')}::integer[]) AS r(id, score)
+    ON CONFLICT (submission_id) DO UPDATE SET score = excluded.score WHERE h.score IS DISTINCT FROM excluded.score
+    RETURNING submission_id`);
+  return cellChanged !== null || historyChanged.length > 0 || historyRemoved.length > 0;
+}

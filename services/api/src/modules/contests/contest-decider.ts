@@ -1,0 +1,116 @@
+/**
+ * The command side of a contest as a decider over its stream `contest-<id>`: its settings, its problems,
+ * who was signed up, and whether a frozen board was revealed. Pure, so every rule is tested given/when/then.
+ * That the problems and users named by a command exist is checked by the caller before deciding.
+ */
+import { eventOf, foldEvents, isEvent, type Decider, type FoldableEvent } from '@otog/platform/eventstore/command';
+import {
+  ContestCreated,
+  ContestDeleted,
+  ContestEdited,
+  ContestProblemRemoved,
+  ContestProblemsAdded,
+  ContestScoreboardRevealed,
+  ContestantSignedUp,
+  contestEvents,
+  type ContestSettings,
+} from '@otog/schemas/events';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+
+export const CONTEST_NOT_FOUND = 'Contest not found';
+
+export type ContestState = {
+  readonly settings: ContestSettings;
+  readonly problemIds: ReadonlySet<number>;
+  readonly signedUp: ReadonlySet<number>;
+  /** An admin lifted the current freeze. */
+  readonly revealed: boolean;
+} | null;
+
+export type ContestCommand =
+  | { readonly kind: 'create'; readonly contestId: number; readonly settings: ContestSettings }
+  /** PUT passes every setting, PATCH some; the decider merges and checks the result. */
+  | { readonly kind: 'edit'; readonly contestId: number; readonly changes: Partial<ContestSettings> }
+  | { readonly kind: 'delete'; readonly contestId: number }
+  | { readonly kind: 'addProblems'; readonly contestId: number; readonly problemIds: readonly number[] }
+  | { readonly kind: 'removeProblem'; readonly contestId: number; readonly problemId: number }
+  | { readonly kind: 'signUp'; readonly contestId: number; readonly userId: number }
+  | { readonly kind: 'reveal'; readonly contestId: number };
+
+export const contestStream = (contestId: number): string => `contest-${contestId}`;
+export const contestScope = (contestId: number): string => `contest:${contestId}`;
+
+/** Why these settings cannot be a contest's, or null. Times are compared as instants, whatever their offsets. */
+export function settingsProblem(settings: ContestSettings): string | null {
+  const start = Date.parse(settings.timeStart);
+  const end = Date.parse(settings.timeEnd);
+  if (!(end > start)) return 'timeEnd must be after timeStart';
+  if (settings.freezeAt !== null) {
+    const freeze = Date.parse(settings.freezeAt);
+    if (freeze < start || freeze > end) return 'freezeAt must be between timeStart and timeEnd';
+  }
+  return null;
+}
+
+function checked(settings: ContestSettings): ContestSettings {
+  const problem = settingsProblem(settings);
+  if (problem) throw badRequest(problem);
+  return settings;
+}
+
+const sameSettings = (a: ContestSettings, b: ContestSettings): boolean =>
+  (Object.keys(a) as (keyof ContestSettings)[]).every((key) => a[key] === b[key]);
+
+export const contestDecider: Decider<ContestState, ContestCommand> = {
+  initialState: null,
+  types: new Set(contestEvents.map((definition) => definition.type)),
+  evolve(state, event: FoldableEvent) {
+    if (isEvent(event, ContestCreated)) return { settings: event.data.settings, problemIds: new Set(), signedUp: new Set(), revealed: false };
+    if (!state) return null;
+    if (isEvent(event, ContestEdited)) {
+      // A new freeze moment is a new freeze: an earlier reveal does not lift it.
+      const revealed = state.revealed && event.data.settings.freezeAt === state.settings.freezeAt;
+      return { ...state, settings: event.data.settings, revealed };
+    }
+    if (isEvent(event, ContestDeleted)) return null;
+    if (isEvent(event, ContestProblemsAdded)) return { ...state, problemIds: new Set([...state.problemIds, ...event.data.problemIds]) };
+    if (isEvent(event, ContestProblemRemoved)) {
+      const problemIds = new Set(state.problemIds);
+      problemIds.delete(event.data.problemId);
+      return { ...state, problemIds };
+    }
+    if (isEvent(event, ContestantSignedUp)) return { ...state, signedUp: new Set([...state.signedUp, event.data.userId]) };
+    if (isEvent(event, ContestScoreboardRevealed)) return { ...state, revealed: true };
+    return state;
+  },
+  decide(command, state) {
+    const { contestId } = command;
+    const scope = contestScope(contestId);
+    if (command.kind === 'create') {
+      if (state) throw conflict(`Contest ${contestId} exists`);
+      return [eventOf(ContestCreated, { contestId, settings: checked(command.settings) }, scope)];
+    }
+    if (!state) throw notFound(CONTEST_NOT_FOUND);
+    switch (command.kind) {
+      case 'edit': {
+        const settings = checked({ ...state.settings, ...command.changes });
+        return sameSettings(settings, state.settings) ? [] : [eventOf(ContestEdited, { contestId, settings }, scope)];
+      }
+      case 'delete':
+        return [eventOf(ContestDeleted, { contestId }, scope)];
+      case 'addProblems': {
+        const problemIds = [...new Set(command.problemIds)].filter((problemId) => !state.problemIds.has(problemId)).sort((a, b) => a - b);
+        return problemIds.length === 0 ? [] : [eventOf(ContestProblemsAdded, { contestId, problemIds }, scope)];
+      }
+      case 'removeProblem':
+        return state.problemIds.has(command.problemId) ? [eventOf(ContestProblemRemoved, { contestId, problemId: command.problemId }, scope)] : [];
+      case 'signUp':
+        return state.signedUp.has(command.userId) ? [] : [eventOf(ContestantSignedUp, { contestId, userId: command.userId }, scope)];
+      case 'reveal':
+        if (state.settings.freezeAt === null) throw badRequest('The contest has no freeze to reveal');
+        return state.revealed ? [] : [eventOf(ContestScoreboardRevealed, { contestId }, scope)];
+    }
+  },
+};
+
+export const foldContest = (events: readonly FoldableEvent[]): ContestState => foldEvents(contestDecider, events);
