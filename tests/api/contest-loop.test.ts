@@ -82,7 +82,7 @@ async function allJudged(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const head = await stack.deps.store.headPosition();
-  await stack.deps.projections.waitFor('contest_scores', head, 20_000);
+  await stack.deps.projections.waitFor('contest_scores', { ...head, scope: `contest:${contestId}` }, 20_000);
 }
 
 const board = () => stack.expectCall(contestContract.getContestScoreboard, 200, { as: users[0]!, params: { contestId } });

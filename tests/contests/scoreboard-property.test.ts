@@ -7,6 +7,7 @@
  * or now) give the same cells.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { contestScoresProjection } from '@otog/projections';
 import { scoreProblem, type JudgedContestSubmission } from '@otog/projections/contest-scores/rules/scoring';
 import { sql } from '@otog/platform/db/pool';
@@ -16,8 +17,22 @@ import { slotTableName, slotTables } from '@otog/platform/runner/projection';
 import { createRebuildSlot, ensureCodeSlot } from '@otog/platform/runner/projection-slots';
 import { GRADING_MODES, type GradingMode } from '@otog/schemas/common/contest';
 import { scaleScore } from '@otog/schemas/common/rounding';
-import { foldJournal, journalFromEvents, type JournalEntry } from '@otog/api/modules/contests/scoreboard';
+import { judgedEntries, journalOf, scoreCells, type JournalEntry } from '@otog/projections/contest-scores/rules/journal';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
+
+const int = z.number().int();
+const CellRow = z.object({
+  contestId: int,
+  userId: int,
+  problemId: int,
+  id: int,
+  score: int,
+  penalty: int,
+  solvedAt: z.number().nullable(),
+  deciding: int.nullable(),
+  latest: z.string().nullable(),
+});
+const HistoryRow = z.object({ contestId: int, userId: int, problemId: int, submissionId: int, score: int });
 
 const RUNS = Number(process.env.CONTEST_PROPERTY_RUNS ?? 100);
 const HOUR = 3_600_000;
@@ -260,11 +275,11 @@ describe(`contest scores on ${RUNS} random contests`, () => {
 
     const dump = async (version: number) => {
       const table = (name: string) => sql.identifier([slotTableName(projection.name, version, name)]);
-      const cells = await db.pool.any(sql.unsafe`
+      const cells = await db.pool.any(sql.type(CellRow)`
         SELECT contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId", id, score, penalty,
           extract(epoch FROM solved_at)::float8 * 1000 AS "solvedAt", deciding_submission AS deciding, latest_submission AS latest
         FROM ${table('cells')} ORDER BY contest_id, user_id, problem_id`);
-      const history = await db.pool.any(sql.unsafe`
+      const history = await db.pool.any(sql.type(HistoryRow)`
         SELECT contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId", submission_id AS "submissionId", score
         FROM ${table('history')} ORDER BY submission_id`);
       return { cells, history };
@@ -285,9 +300,9 @@ describe(`contest scores on ${RUNS} random contests`, () => {
 
       // The API's folds: the final journal (judged now) and the journal replayed from the contest's own events (judged then).
       const settings = { gradingMode: contest.mode, contestStart: contest.start, problemScores: contest.problemScore };
-      const fromEvents = journalFromEvents(live.filter((event) => event.scope === `contest:${contest.contestId}`));
+      const fromEvents = judgedEntries(journalOf(live.filter((event) => event.scope === `contest:${contest.contestId}`)).values());
       const folded = (journal: JournalEntry[]) =>
-        foldJournal(journal, settings)
+        scoreCells(journal, settings)
           .map((cell) => ({ userId: cell.userId, problemId: cell.problemId, id: cell.id, score: cell.score, penalty: cell.penalty, solvedAt: cell.solvedAt }))
           .sort((a, b) => a.userId - b.userId || a.problemId - b.problemId);
       expect(folded(fromEvents), context).toEqual(want.map(({ userId, problemId, id, score, penalty, solvedAt }) => ({ userId, problemId, id, score, penalty, solvedAt })));

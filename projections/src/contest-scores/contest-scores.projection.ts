@@ -13,13 +13,10 @@ import {
   SubmissionCreated,
   SubmissionJudged,
 } from '@otog/schemas/events';
-import { scoreProblem, type JudgedContestSubmission } from './rules/scoring.ts';
+import { scoreCell, type JournalEntry } from './rules/journal.ts';
 
 type Tables = SlotTables<'settings' | 'problem_scores' | 'entries' | 'cells' | 'history'>;
 type Tx = DatabaseTransactionConnection;
-
-/** A problem's full score before its stream says otherwise (OTOG's default). */
-export const DEFAULT_PROBLEM_SCORE = 100;
 
 /** "contest N's scoreboard changed": the board, score histories and prizes of that contest refetch. */
 const boardChanged = (context: FoldContext, contestId: number) => context.notify({ topic: 'scoreboard', key: String(contestId) });
@@ -183,28 +180,26 @@ async function rescore(tx: Tx, t: Tables, cell: CellKey): Promise<boolean> {
     SELECT grading_mode AS "gradingMode", extract(epoch FROM time_start)::float8 * 1000 AS "contestStart"
     FROM ${t.settings} WHERE contest_id = ${contestId}`);
   if (!settings) return false;
-  const journal: JudgedContestSubmission[] = [
+  const journal: JournalEntry[] = [
     ...(await tx.any(sql.type(JournalRowSchema)`
       SELECT submission_id AS "submissionId", extract(epoch FROM submitted_at)::float8 * 1000 AS "submittedAt", status, score,
         COALESCE(subtasks, '[]'::jsonb) AS subtasks
-      FROM ${t.entries} WHERE ${where} AND status IN ('accept', 'reject')`)),
-  ];
+      FROM ${t.entries} WHERE ${where} AND status IN ('accept', 'reject') ORDER BY submission_id`)),
+  ].map((row) => ({ ...row, userId, problemId }));
   if (journal.length === 0) {
     const removed = await tx.maybeOneFirst(sql.unsafe`DELETE FROM ${t.cells} WHERE ${where} RETURNING id`);
     await tx.query(sql.unsafe`DELETE FROM ${t.history} WHERE ${where}`);
     return removed !== null;
   }
-  const problemScore =
-    (await tx.maybeOneFirst(sql.type(z.object({ score: z.number().int() }))`SELECT score FROM ${t.problem_scores} WHERE problem_id = ${problemId}`)) ??
-    DEFAULT_PROBLEM_SCORE;
-  const outcome = scoreProblem(settings.gradingMode, journal, { problemScore, contestStart: settings.contestStart });
-  const firstId = Math.min(...journal.map((entry) => entry.submissionId));
-  const decidingAt = outcome.deciding ? new Date(outcome.deciding.submittedAt).toISOString() : null;
+  const problemScore = await tx.maybeOneFirst(sql.type(z.object({ score: z.number().int() }))`
+    SELECT score FROM ${t.problem_scores} WHERE problem_id = ${problemId}`);
+  const problemScores = new Map(problemScore === null ? [] : [[problemId, problemScore]]);
+  const outcome = scoreCell(journal, { ...settings, problemScores });
   const solvedAt = outcome.solvedAt === null ? null : new Date(outcome.solvedAt).toISOString();
   const cellChanged = await tx.maybeOneFirst(sql.unsafe`
     INSERT INTO ${t.cells} AS c (contest_id, user_id, problem_id, id, score, penalty, solved_at, deciding_submission, latest_submission)
-    VALUES (${contestId}, ${userId}, ${problemId}, ${firstId}, ${outcome.score}, ${outcome.penalty}, ${solvedAt}::timestamptz,
-      ${outcome.deciding?.submissionId ?? null}, ${decidingAt}::timestamptz)
+    VALUES (${contestId}, ${userId}, ${problemId}, ${outcome.id}, ${outcome.score}, ${outcome.penalty}, ${solvedAt}::timestamptz,
+      ${outcome.deciding?.submissionId ?? null}, ${outcome.latestSubmission}::timestamptz)
     ON CONFLICT (contest_id, user_id, problem_id) DO UPDATE SET id = excluded.id, score = excluded.score, penalty = excluded.penalty,
       solved_at = excluded.solved_at, deciding_submission = excluded.deciding_submission, latest_submission = excluded.latest_submission
     WHERE (c.id, c.score, c.penalty, c.solved_at, c.deciding_submission, c.latest_submission)

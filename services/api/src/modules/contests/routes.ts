@@ -13,6 +13,7 @@ import {
   type ContestRecord,
   type ProblemRecord,
 } from '@otog/projections';
+import { JOURNAL_EVENT_TYPES, judgedEntries, journalOf, scoreCells, type JournalEntry } from '@otog/projections/contest-scores/rules/journal';
 import { awardPrizes } from '@otog/projections/contest-scores/rules/prizes';
 import {
   contestContract as contract,
@@ -32,7 +33,7 @@ import { boardOpenTo, frozenAtFor, NOT_STARTED_MESSAGE, replayOpenTo, SCOREBOARD
 import { handleContest, nextContestId } from './contest-commands.ts';
 import { contestScope, type ContestState } from './contest-decider.ts';
 import { existingContest } from './contest-lookup.ts';
-import { foldJournal, journalFromEvents, rankBoard, REPLAY_EVENT_TYPES, type Cell, type JournalEntry } from './scoreboard.ts';
+import { rankBoard } from './scoreboard.ts';
 
 const PROBLEM_NOT_FOUND = 'Problem not found';
 
@@ -79,7 +80,7 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
   /** The judged journal as it stood at `until`: today's verdicts of the submissions made by then, or the verdicts known then. */
   const journalAt = async (contestId: number, until: number, judged: 'then' | 'now'): Promise<JournalEntry[]> => {
     if (judged === 'now') return scores.judged(contestId, { until });
-    return journalFromEvents(await deps.store.readScopeUntil(deps.pool, contestScope(contestId), REPLAY_EVENT_TYPES, new Date(until)));
+    return judgedEntries(journalOf(await deps.store.readScopeUntil(deps.pool, contestScope(contestId), JOURNAL_EVENT_TYPES, new Date(until))).values());
   };
 
   /** The rows of the board: live, frozen at a moment (later submissions pending) or replayed as of a moment. */
@@ -89,13 +90,13 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     view: { kind: 'live' } | { kind: 'frozen'; at: number } | { kind: 'replay'; at: number; judged: 'then' | 'now' },
   ): Promise<ScoreboardRow[]> => {
     const participants = await contests.participants(contest.id, { usersOnly: true, ...(view.kind === 'replay' ? { joinedBy: new Date(view.at) } : {}) });
-    let cells: readonly Cell[];
+    let cells: Parameters<typeof rankBoard>[2];
     let pending = new Map<string, number>();
     if (view.kind === 'live') {
       cells = await scores.cells(contest.id);
     } else {
       const journal = await journalAt(contest.id, view.at, view.kind === 'frozen' ? 'now' : view.judged);
-      cells = foldJournal(journal, await scoringSettings(contest, journal));
+      cells = scoreCells(journal, await scoringSettings(contest, journal));
       if (view.kind === 'frozen') {
         pending = new Map((await scores.madeAfter(contest.id, view.at)).map((row) => [`${row.userId}:${row.problemId}`, row.count]));
       }
@@ -128,7 +129,7 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
         ? (await scores.cells(contest.id, userId)).map((cell) => ({ ...cell, history: rows.filter((row) => row.problemId === cell.problemId) }))
         : await (async () => {
             const journal = await scores.judged(contest.id, { until: frozenAt, userId });
-            return foldJournal(journal, await scoringSettings(contest, journal));
+            return scoreCells(journal, await scoringSettings(contest, journal));
           })();
     return cells.map((cell) => ({
       id: cell.id,
