@@ -43,7 +43,8 @@ export const contestsProjection = defineProjection({
       time_end           timestamptz NOT NULL,
       announce           text,
       freeze_at          timestamptz,
-      revealed           boolean     NOT NULL DEFAULT false,
+      -- The freeze moment an admin lifted: the board is revealed while it is the current freeze_at.
+      revealed_freeze_at timestamptz,
       created_at         timestamptz NOT NULL,
       updated_at         timestamptz NOT NULL)`);
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.problems} (
@@ -65,19 +66,17 @@ export const contestsProjection = defineProjection({
     async [ContestCreated.type](tx, { data, occurredAt: at }, t, context) {
       await tx.query(sql.unsafe`
         INSERT INTO ${t.contests} (id, name, mode, grading_mode, scoreboard_policy, time_start, time_end, announce, freeze_at,
-          revealed, created_at, updated_at)
-        VALUES (${data.contestId}, ${settingsColumns(data.settings)}, false, ${at}, ${at})
+          created_at, updated_at)
+        VALUES (${data.contestId}, ${settingsColumns(data.settings)}, ${at}, ${at})
         ON CONFLICT (id) DO NOTHING`);
       changed(context, data.contestId);
     },
     async [ContestEdited.type](tx, { data, occurredAt: at }, t, context) {
       const s = data.settings;
-      // A new freeze moment is a new freeze: an earlier reveal does not lift it.
       await tx.query(sql.unsafe`
         UPDATE ${t.contests} SET name = ${s.name}, mode = ${s.mode}, grading_mode = ${s.gradingMode},
           scoreboard_policy = ${s.scoreboardPolicy}, time_start = ${s.timeStart}::timestamptz, time_end = ${s.timeEnd}::timestamptz,
-          announce = ${s.announce}, revealed = revealed AND freeze_at IS NOT DISTINCT FROM ${s.freezeAt}::timestamptz,
-          freeze_at = ${s.freezeAt}::timestamptz, updated_at = ${at}
+          announce = ${s.announce}, freeze_at = ${s.freezeAt}::timestamptz, updated_at = ${at}
         WHERE id = ${data.contestId}`);
       changed(context, data.contestId);
     },
@@ -109,7 +108,8 @@ export const contestsProjection = defineProjection({
       if (await join(tx, t, data.contestId, data.userId, at)) changed(context, data.contestId);
     },
     async [ContestScoreboardRevealed.type](tx, { data, occurredAt: at }, t, context) {
-      await tx.query(sql.unsafe`UPDATE ${t.contests} SET revealed = true, updated_at = ${at} WHERE id = ${data.contestId}`);
+      await tx.query(sql.unsafe`
+        UPDATE ${t.contests} SET revealed_freeze_at = ${data.freezeAt}::timestamptz, updated_at = ${at} WHERE id = ${data.contestId}`);
       changed(context, data.contestId);
     },
     async [ProblemDeleted.type](tx, { data }, t) {

@@ -66,11 +66,14 @@ export const ContestantSignedUp = defineEvent({
   schema: z.object({ contestId: id, userId: id }).strict(),
 });
 
-/** [ours] An admin lifted the freeze: everyone sees the live board again. */
+/**
+ * [ours] An admin lifted the freeze at `freezeAt`: everyone sees the live board again. It names the freeze it
+ * lifts, so a later freeze at another moment is not lifted by it, whatever order a reader folds them in.
+ */
 export const ContestScoreboardRevealed = defineEvent({
   type: 'ContestScoreboardRevealed',
   scopes: ['contest'],
-  schema: z.object({ contestId: id }).strict(),
+  schema: z.object({ contestId: id, freezeAt: instant }).strict(),
 });
 
 export const contestEvents = [

@@ -1,5 +1,7 @@
 import type { NewEvent } from '@otog/platform/eventstore/event-store';
 import { announcementsSamples } from './announcements.ts';
+import { contestScoresSamples } from './contest-scores.ts';
+import { contestsSamples } from './contests.ts';
 import { problemsSamples } from './problems.ts';
 import { submissionsSamples } from './submissions.ts';
 
@@ -10,6 +12,8 @@ const productSamples: Record<string, SampleStreams> = {
   problems: problemsSamples,
   submissions: submissionsSamples,
   announcements: announcementsSamples,
+  contests: contestsSamples,
+  contest_scores: contestScoresSamples,
 };
 
 /** Sample streams for every projection: [streamId, events]. Add one when a projection is added. */

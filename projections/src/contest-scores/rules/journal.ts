@@ -37,11 +37,11 @@ type JournalEvent = FoldableEvent & { readonly occurredAt: string; readonly stre
 export const JOURNAL_EVENT_TYPES: ReadonlySet<string> = new Set([SubmissionCreated.type, RejudgeRequested.type, SubmissionJudged.type]);
 
 /**
- * Folds one contest's submission events, in log order, into its journal. A rejudge clears the result
- * until its own judging reports; a report of an older judging, or a repeated event, changes nothing.
+ * Folds one contest's submission events, in log order, into its journal (continuing `journal` when given,
+ * so a long log folds page by page). A rejudge clears the result until its own judging reports; a report
+ * of an older judging, or a repeated event, changes nothing.
  */
-export function journalOf(events: readonly JournalEvent[]): Map<number, JournalRecord> {
-  const journal = new Map<number, JournalRecord>();
+export function journalOf(events: readonly JournalEvent[], journal = new Map<number, JournalRecord>()): Map<number, JournalRecord> {
   for (const event of events) {
     if (isEvent(event, SubmissionCreated)) {
       const { submissionId, userId, problemId } = event.data;

@@ -11,6 +11,8 @@ import { slotConsumer } from '@otog/platform/runner/projection-runner';
 import { createRebuildSlot, cutover, dropRetiredSlots, listSlots, RETIRED_GRACE_MS } from '@otog/platform/runner/projection-slots';
 import { skipNextEvent } from '@otog/platform/runner/skip';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
+import { contestScoresProjection } from '@otog/projections';
+import { rebuildContestScores, type ContestRebuild } from '@otog/projections/contest-scores/contest-rebuild';
 import { addWorker, listWorkers, revokeWorker, WorkerNameError } from '../judging/worker-tokens.ts';
 
 export const usage = `usage: npm run cli -- <command>
@@ -20,6 +22,9 @@ export const usage = `usage: npm run cli -- <command>
                                               faults
   projections rebuild <name> [--no-cutover]   build a new slot from the whole log beside the live one,
                                               then switch to it (unless --no-cutover)
+  projections rebuild scoreboard --contest <id>
+                                              rebuild one contest's scores in the live slot from the log
+                                              while every other contest goes on
   projections cutover <name> <slot> [--force]
                                               make a building slot live (refused while it lags); the
                                               old one is retired, its tables kept until dropped
@@ -58,6 +63,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       version: { type: 'string' },
       'older-than': { type: 'string' },
       rotate: { type: 'boolean' },
+      contest: { type: 'string' },
     },
   });
   const [command, sub, name, extra] = positionals;
@@ -84,6 +90,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       await printStatus(ctx, print);
       return 0;
     case 'rebuild': {
+      if (name === 'scoreboard' || values.contest !== undefined) return rebuildOneContest(ctx, print, name, values.contest);
       const definition = projection();
       const generation = await createRebuildSlot(ctx.pool, definition);
       print(`building ${definition.name} v${generation} (code version ${definition.version}) from the log`);
@@ -174,6 +181,31 @@ async function runJudgeCommand(
     default:
       throw new UsageError(`unknown judge command "${sub ?? ''}"`);
   }
+}
+
+async function rebuildOneContest(ctx: CliContext, print: (line: string) => void, name: string | undefined, contest: string | undefined): Promise<number> {
+  if (name !== 'scoreboard' && name !== contestScoresProjection.name) throw new UsageError('--contest goes with: projections rebuild scoreboard --contest <id>');
+  const contestId = Number(contest);
+  if (!Number.isInteger(contestId) || contestId < 1 || contestId > 2_147_483_647) throw new UsageError('rebuild scoreboard needs --contest <id>');
+  const bar = new SingleBar({
+    stream: ctx.progress,
+    format: `contest ${contestId} scores [{bar}] {percentage}% {value}/{total} events`,
+    noTTYOutput: true,
+    notTTYSchedule: 2_000,
+  });
+  bar.start(1, 0);
+  let rebuilt: ContestRebuild;
+  try {
+    rebuilt = await rebuildContestScores(ctx.pool, ctx.store, contestId, (done, total) => {
+      bar.setTotal(total);
+      bar.update(done);
+    });
+  } finally {
+    bar.stop();
+  }
+  ctx.logger.info({ contestId, ...rebuilt }, 'contest scores rebuilt by operator');
+  print(`contest ${contestId}: ${rebuilt.events} events folded into ${rebuilt.submissions} submissions and ${rebuilt.cells} scores`);
+  return 0;
 }
 
 function liveNow(projection: string, generation: number, { retired }: { retired: number | null }): string {

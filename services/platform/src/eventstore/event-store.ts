@@ -43,6 +43,12 @@ export interface StoredEvent<TData = unknown> extends Position {
   readonly meta: Readonly<Record<string, unknown>>;
 }
 
+export interface ScopeReadOptions {
+  readonly after?: Position;
+  readonly until?: Date;
+  readonly limit?: number;
+}
+
 export type ExpectedVersion = number | 'any' | 'none';
 
 export interface AppendOptions {
@@ -104,10 +110,13 @@ export interface EventStore {
   /** A stream's events of `types` only (a command's state needs few of them) and the stream's version. */
   readStreamOf(streamId: string, types: ReadonlySet<string>): Promise<{ events: StoredEvent[]; version: number }>;
   /**
-   * One scope's committed events of `types` that occurred at or before `until`, in log order: the history
-   * of one contest (or user) as it stood at a moment, for replays.
+   * One scope's committed events of `types` in log order: after `after`, at most `limit` of them, only
+   * those that occurred at or before `until` when given. The history of one contest (or user), for replays
+   * as of a moment and one-contest rebuilds.
    */
-  readScopeUntil(db: Queryable, scope: string, types: ReadonlySet<string>, until: Date): Promise<StoredEvent[]>;
+  readScope(db: Queryable, scope: string, types: ReadonlySet<string>, options?: ScopeReadOptions): Promise<StoredEvent[]>;
+  /** How many events of `types` the scope holds (a progress bar's total). */
+  countScope(db: Queryable, scope: string, types: ReadonlySet<string>): Promise<number>;
   /** The given events as stored (not upcast), in log order; unknown ids are left out. */
   readEvents(db: Queryable, eventIds: readonly string[]): Promise<StoredEvent[]>;
   /** The newest position a reader can see now; nothing at or below it is still in flight. */
@@ -349,13 +358,20 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
         ORDER BY stream_position`);
       return (rows as readonly EventRow[]).map((row) => toStored(row, true));
     },
-    async readScopeUntil(db, scope, types, until) {
+    async readScope(db, scope, types, options = {}) {
+      const { after = LOG_START, until, limit = MAX_BATCH } = options;
       const rows = await db.any(sql.unsafe`
         SELECT ${EVENT_COLUMNS} FROM event_log
         WHERE scope = ${scope} AND type = ANY(${sql.array([...types], 'text')})
-          AND occurred_at <= ${until.toISOString()}::timestamptz
-        ORDER BY txid, gpos`);
+          AND (txid, gpos) > (${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)
+          ${until ? sql.fragment`AND occurred_at <= ${until.toISOString()}::timestamptz` : sql.fragment``}
+        ORDER BY txid, gpos
+        LIMIT ${limit}`);
       return (rows as readonly EventRow[]).map((row) => toStored(row, true));
+    },
+    async countScope(db, scope, types) {
+      return Number(await db.oneFirst(sql.unsafe`
+        SELECT count(*) FROM event_log WHERE scope = ${scope} AND type = ANY(${sql.array([...types], 'text')})`));
     },
     async readEvents(db, eventIds) {
       const rows = await db.any(sql.unsafe`

@@ -15,6 +15,7 @@ import {
   contestEvents,
   type ContestSettings,
 } from '@otog/schemas/events';
+import { FREEZE_AT_MESSAGE, TIME_END_MESSAGE } from '@otog/schemas/api/contest';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 
 export const CONTEST_NOT_FOUND = 'Contest not found';
@@ -23,7 +24,9 @@ export type ContestState = {
   readonly settings: ContestSettings;
   readonly problemIds: ReadonlySet<number>;
   readonly signedUp: ReadonlySet<number>;
-  /** An admin lifted the current freeze. */
+  /** The freeze moment an admin lifted, if any. */
+  readonly revealedFreezeAt: string | null;
+  /** The current freeze is lifted. */
   readonly revealed: boolean;
 } | null;
 
@@ -44,19 +47,31 @@ export const contestScope = (contestId: number): string => `contest:${contestId}
 export function settingsProblem(settings: ContestSettings): string | null {
   const start = Date.parse(settings.timeStart);
   const end = Date.parse(settings.timeEnd);
-  if (!(end > start)) return 'timeEnd must be after timeStart';
+  if (!(end > start)) return TIME_END_MESSAGE;
   if (settings.freezeAt !== null) {
     const freeze = Date.parse(settings.freezeAt);
-    if (freeze < start || freeze > end) return 'freezeAt must be between timeStart and timeEnd';
+    if (freeze < start || freeze > end) return FREEZE_AT_MESSAGE;
   }
   return null;
 }
 
+/** One instant, one spelling (UTC ISO): settings compare, and events replay, the same whatever offset an admin typed. */
+const canonical = (time: string): string => new Date(time).toISOString();
+
 function checked(settings: ContestSettings): ContestSettings {
   const problem = settingsProblem(settings);
   if (problem) throw badRequest(problem);
-  return settings;
+  return {
+    ...settings,
+    timeStart: canonical(settings.timeStart),
+    timeEnd: canonical(settings.timeEnd),
+    freezeAt: settings.freezeAt === null ? null : canonical(settings.freezeAt),
+  };
 }
+
+/** A reveal lifts the freeze at the moment it names; a freeze moved elsewhere is a new freeze. */
+const isLifted = (revealedFreezeAt: string | null, settings: ContestSettings): boolean =>
+  revealedFreezeAt !== null && settings.freezeAt !== null && Date.parse(revealedFreezeAt) === Date.parse(settings.freezeAt);
 
 const sameSettings = (a: ContestSettings, b: ContestSettings): boolean =>
   (Object.keys(a) as (keyof ContestSettings)[]).every((key) => a[key] === b[key]);
@@ -65,13 +80,11 @@ export const contestDecider: Decider<ContestState, ContestCommand> = {
   initialState: null,
   types: new Set(contestEvents.map((definition) => definition.type)),
   evolve(state, event: FoldableEvent) {
-    if (isEvent(event, ContestCreated)) return { settings: event.data.settings, problemIds: new Set(), signedUp: new Set(), revealed: false };
-    if (!state) return null;
-    if (isEvent(event, ContestEdited)) {
-      // A new freeze moment is a new freeze: an earlier reveal does not lift it.
-      const revealed = state.revealed && event.data.settings.freezeAt === state.settings.freezeAt;
-      return { ...state, settings: event.data.settings, revealed };
+    if (isEvent(event, ContestCreated)) {
+      return { settings: event.data.settings, problemIds: new Set(), signedUp: new Set(), revealedFreezeAt: null, revealed: false };
     }
+    if (!state) return null;
+    if (isEvent(event, ContestEdited)) return { ...state, settings: event.data.settings, revealed: isLifted(state.revealedFreezeAt, event.data.settings) };
     if (isEvent(event, ContestDeleted)) return null;
     if (isEvent(event, ContestProblemsAdded)) return { ...state, problemIds: new Set([...state.problemIds, ...event.data.problemIds]) };
     if (isEvent(event, ContestProblemRemoved)) {
@@ -80,7 +93,9 @@ export const contestDecider: Decider<ContestState, ContestCommand> = {
       return { ...state, problemIds };
     }
     if (isEvent(event, ContestantSignedUp)) return { ...state, signedUp: new Set([...state.signedUp, event.data.userId]) };
-    if (isEvent(event, ContestScoreboardRevealed)) return { ...state, revealed: true };
+    if (isEvent(event, ContestScoreboardRevealed)) {
+      return { ...state, revealedFreezeAt: event.data.freezeAt, revealed: isLifted(event.data.freezeAt, state.settings) };
+    }
     return state;
   },
   decide(command, state) {
@@ -108,7 +123,7 @@ export const contestDecider: Decider<ContestState, ContestCommand> = {
         return state.signedUp.has(command.userId) ? [] : [eventOf(ContestantSignedUp, { contestId, userId: command.userId }, scope)];
       case 'reveal':
         if (state.settings.freezeAt === null) throw badRequest('The contest has no freeze to reveal');
-        return state.revealed ? [] : [eventOf(ContestScoreboardRevealed, { contestId }, scope)];
+        return state.revealed ? [] : [eventOf(ContestScoreboardRevealed, { contestId, freezeAt: state.settings.freezeAt }, scope)];
     }
   },
 };

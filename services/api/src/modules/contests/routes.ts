@@ -13,7 +13,8 @@ import {
   type ContestRecord,
   type ProblemRecord,
 } from '@otog/projections';
-import { JOURNAL_EVENT_TYPES, judgedEntries, journalOf, scoreCells, type JournalEntry } from '@otog/projections/contest-scores/rules/journal';
+import { JOURNAL_EVENT_TYPES, judgedEntries, journalOf, scoreCells, type JournalEntry, type JournalRecord } from '@otog/projections/contest-scores/rules/journal';
+import { LOG_START } from '@otog/platform/eventstore/position';
 import { awardPrizes } from '@otog/projections/contest-scores/rules/prizes';
 import {
   contestContract as contract,
@@ -36,6 +37,8 @@ import { existingContest } from './contest-lookup.ts';
 import { rankBoard } from './scoreboard.ts';
 
 const PROBLEM_NOT_FOUND = 'Problem not found';
+/** Events read per page when a replay folds a contest's log. */
+const REPLAY_PAGE = 5_000;
 
 export function toContest(record: ContestRecord): Contest {
   const { id, name, mode, gradingMode, scoreboardPolicy, timeStart, timeEnd, announce, freezeAt } = record;
@@ -44,17 +47,9 @@ export function toContest(record: ContestRecord): Contest {
 
 const stateToContest = (contestId: number, state: ContestState): Contest => ({ id: contestId, ...state!.settings });
 
-/** One instant, one spelling: settings compare and replay the same whatever offset the admin typed. */
-const instant = (time: string): string => new Date(time).toISOString();
-
-/** The settings a body carries, times normalised; absent fields stay absent. */
+/** The settings a body carries (absent fields stay absent; the decider checks and canonicalises them). */
 function settingsOf(body: ContestPatch): Partial<ContestSettings> {
-  const settings: Partial<Record<keyof ContestSettings, unknown>> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (value === undefined) continue;
-    settings[key as keyof ContestSettings] = (key === 'timeStart' || key === 'timeEnd' || key === 'freezeAt') && typeof value === 'string' ? instant(value) : value;
-  }
-  return settings as Partial<ContestSettings>;
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as Partial<ContestSettings>;
 }
 
 function newSettings(body: ContestInput): ContestSettings {
@@ -80,7 +75,13 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
   /** The judged journal as it stood at `until`: today's verdicts of the submissions made by then, or the verdicts known then. */
   const journalAt = async (contestId: number, until: number, judged: 'then' | 'now'): Promise<JournalEntry[]> => {
     if (judged === 'now') return scores.judged(contestId, { until });
-    return judgedEntries(journalOf(await deps.store.readScopeUntil(deps.pool, contestScope(contestId), JOURNAL_EVENT_TYPES, new Date(until))).values());
+    const journal = new Map<number, JournalRecord>();
+    for (let after = LOG_START; ; ) {
+      const page = await deps.store.readScope(deps.pool, contestScope(contestId), JOURNAL_EVENT_TYPES, { after, until: new Date(until), limit: REPLAY_PAGE });
+      journalOf(page, journal);
+      if (page.length < REPLAY_PAGE) return judgedEntries(journal.values());
+      after = page[page.length - 1]!;
+    }
   };
 
   /** The rows of the board: live, frozen at a moment (later submissions pending) or replayed as of a moment. */
