@@ -21,6 +21,18 @@ type Tx = DatabaseTransactionConnection;
 /** "contest N's scoreboard changed": the board, score histories and prizes of that contest refetch. */
 const boardChanged = (context: FoldContext, contestId: number) => context.notify({ topic: 'scoreboard', key: String(contestId) });
 
+/**
+ * One (contest, user, problem) score changed, with its new score and penalty (null: the score is gone), so
+ * followers of a board (live pushes, analytics) need not read the tables.
+ */
+function scoreChanged(context: FoldContext, { contestId, userId, problemId }: CellKey, now: { score: number; penalty: number } | null): void {
+  context.notify({
+    topic: 'contest-score',
+    key: `${contestId}:${userId}:${problemId}`,
+    data: { contestId, userId, problemId, score: now?.score ?? null, penalty: now?.penalty ?? null },
+  });
+}
+
 const SubtaskPointsSchema = z.array(z.object({ score: z.number(), fullScore: z.number() }));
 
 const JournalRowSchema = z.object({
@@ -111,7 +123,7 @@ export const contestScoresProjection = defineProjection({
       const cells = await tx.any(sql.type(CellKeySchema)`
         SELECT DISTINCT contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId" FROM ${t.entries}
         WHERE contest_id = ${data.contestId}`);
-      if (await rescoreAll(tx, t, cells)) boardChanged(context, data.contestId);
+      for (const cell of cells) await rescore(tx, t, cell, context);
     },
     async [ContestDeleted.type](tx, { data }, t, context) {
       for (const table of [t.settings, t.entries, t.cells, t.history]) {
@@ -129,15 +141,19 @@ export const contestScoresProjection = defineProjection({
       const cells = await tx.any(sql.type(CellKeySchema)`
         SELECT DISTINCT contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId" FROM ${t.entries}
         WHERE problem_id = ${data.problemId}`);
-      for (const cell of cells) if (await rescore(tx, t, cell)) boardChanged(context, cell.contestId);
+      for (const cell of cells) await rescore(tx, t, cell, context);
     },
     async [ProblemDeleted.type](tx, { data }, t, context) {
-      const contests = await tx.anyFirst(sql.type(z.object({ contestId: z.number().int() }))`
-        DELETE FROM ${t.entries} WHERE problem_id = ${data.problemId} RETURNING contest_id AS "contestId"`);
-      await tx.query(sql.unsafe`DELETE FROM ${t.cells} WHERE problem_id = ${data.problemId}`);
+      await tx.query(sql.unsafe`DELETE FROM ${t.entries} WHERE problem_id = ${data.problemId}`);
+      const removed = await tx.any(sql.type(CellKeySchema)`
+        DELETE FROM ${t.cells} WHERE problem_id = ${data.problemId}
+        RETURNING contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId"`);
       await tx.query(sql.unsafe`DELETE FROM ${t.history} WHERE problem_id = ${data.problemId}`);
       await tx.query(sql.unsafe`DELETE FROM ${t.problem_scores} WHERE problem_id = ${data.problemId}`);
-      for (const contestId of new Set(contests)) boardChanged(context, contestId);
+      for (const cell of removed) {
+        scoreChanged(context, cell, null);
+        boardChanged(context, cell.contestId);
+      }
     },
     async [SubmissionCreated.type](tx, { data, occurredAt: at, streamPosition }, t) {
       // Waiting submissions score nothing: the cell changes only when a verdict arrives.
@@ -153,7 +169,7 @@ export const contestScoresProjection = defineProjection({
         UPDATE ${t.entries} SET judging = ${streamPosition}, status = 'waiting', score = NULL, subtasks = NULL
         WHERE submission_id = ${data.submissionId} AND judging < ${streamPosition}
         RETURNING contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId"`);
-      if (cell && (await rescore(tx, t, cell))) boardChanged(context, cell.contestId);
+      if (cell) await rescore(tx, t, cell, context);
     },
     async [SubmissionJudged.type](tx, { data }, t, context) {
       const subtasks = data.subtaskResults.map(({ score, fullScore }) => ({ score, fullScore }));
@@ -161,25 +177,19 @@ export const contestScoresProjection = defineProjection({
         UPDATE ${t.entries} SET status = ${data.status}, score = ${data.score}, subtasks = ${sql.jsonb(subtasks)}
         WHERE submission_id = ${data.submissionId} AND judging = ${data.judging}
         RETURNING contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId"`);
-      if (cell && (await rescore(tx, t, cell))) boardChanged(context, cell.contestId);
+      if (cell) await rescore(tx, t, cell, context);
     },
   },
 });
 
-async function rescoreAll(tx: Tx, t: Tables, cells: readonly CellKey[]): Promise<boolean> {
-  let changed = false;
-  for (const cell of cells) changed = (await rescore(tx, t, cell)) || changed;
-  return changed;
-}
-
-/** Recomputes one cell and its history rows from its whole journal; true when anything a reader sees changed. */
-async function rescore(tx: Tx, t: Tables, cell: CellKey): Promise<boolean> {
+/** Recomputes one cell and its history rows from its whole journal, and announces what a reader would see change. */
+async function rescore(tx: Tx, t: Tables, cell: CellKey, context: FoldContext): Promise<void> {
   const { contestId, userId, problemId } = cell;
   const where = sql.fragment`contest_id = ${contestId} AND user_id = ${userId} AND problem_id = ${problemId}`;
   const settings = await tx.maybeOne(sql.type(ScoringSettingsSchema)`
     SELECT grading_mode AS "gradingMode", extract(epoch FROM time_start)::float8 * 1000 AS "contestStart"
     FROM ${t.settings} WHERE contest_id = ${contestId}`);
-  if (!settings) return false;
+  if (!settings) return;
   const journal: JournalEntry[] = [
     ...(await tx.any(sql.type(JournalRowSchema)`
       SELECT submission_id AS "submissionId", extract(epoch FROM submitted_at)::float8 * 1000 AS "submittedAt", status, score,
@@ -189,7 +199,11 @@ async function rescore(tx: Tx, t: Tables, cell: CellKey): Promise<boolean> {
   if (journal.length === 0) {
     const removed = await tx.maybeOneFirst(sql.unsafe`DELETE FROM ${t.cells} WHERE ${where} RETURNING id`);
     await tx.query(sql.unsafe`DELETE FROM ${t.history} WHERE ${where}`);
-    return removed !== null;
+    if (removed !== null) {
+      scoreChanged(context, cell, null);
+      boardChanged(context, contestId);
+    }
+    return;
   }
   const problemScore = await tx.maybeOneFirst(sql.type(z.object({ score: z.number().int() }))`
     SELECT score FROM ${t.problem_scores} WHERE problem_id = ${problemId}`);
@@ -214,5 +228,6 @@ async function rescore(tx: Tx, t: Tables, cell: CellKey): Promise<boolean> {
     SELECT id, ${contestId}, ${userId}, ${problemId}, score FROM unnest(${sql.array(ids, 'int4')}::integer[], ${sql.array(scores, 'int4')}::integer[]) AS r(id, score)
     ON CONFLICT (submission_id) DO UPDATE SET score = excluded.score WHERE h.score IS DISTINCT FROM excluded.score
     RETURNING submission_id`);
-  return cellChanged !== null || historyChanged.length > 0 || historyRemoved.length > 0;
+  if (cellChanged !== null) scoreChanged(context, cell, outcome);
+  if (cellChanged !== null || historyChanged.length > 0 || historyRemoved.length > 0) boardChanged(context, contestId);
 }
