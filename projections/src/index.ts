@@ -1,6 +1,7 @@
+import type { NoticeFeed } from '@otog/platform/notices/kafka-feed';
 import type { ProjectionDefinition } from '@otog/platform/runner/projection';
 import { announcementsProjection } from './announcements/announcements.projection.ts';
-import { contestScoresProjection } from './contest-scores/contest-scores.projection.ts';
+import { contestScoreFeed, contestScoresProjection } from './contest-scores/contest-scores.projection.ts';
 import { contestsProjection } from './contests/contests.projection.ts';
 import { judgeProblemsProjection } from './judge-problems/judge-problems.projection.ts';
 import { problemsProjection } from './problems/problems.projection.ts';
@@ -37,3 +38,6 @@ export const allProjections: readonly ProjectionDefinition[] = [
   contestsProjection,
   contestScoresProjection,
 ];
+
+/** The read-model changes published to Kafka topics of their own when scaled (beside the event topics). */
+export const noticeFeeds: readonly NoticeFeed[] = [contestScoreFeed];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sql, type DatabaseTransactionConnection } from '@otog/platform/db/pool';
+import type { NoticeFeed } from '@otog/platform/notices/kafka-feed';
 import type { FoldContext } from '@otog/platform/notices/notice';
 import { defineProjection, type SlotTables } from '@otog/platform/runner/projection';
 import { GradingModeSchema } from '@otog/schemas/common/contest';
@@ -21,13 +22,17 @@ type Tx = DatabaseTransactionConnection;
 /** "contest N's scoreboard changed": the board, score histories and prizes of that contest refetch. */
 const boardChanged = (context: FoldContext, contestId: number) => context.notify({ topic: 'scoreboard', key: String(contestId) });
 
+/** The notice of one changed (contest, user, problem) score. */
+export const CONTEST_SCORE_NOTICE = 'contest-score';
+
 /**
  * One (contest, user, problem) score changed, with its new score and penalty (null: the score is gone), so
- * followers of a board (live pushes, analytics) need not read the tables.
+ * followers of a board (live pushes, analytics) need not read the tables. Scaled, they go to Kafka as
+ * ContestScoreChanged messages (contestScoreFeed).
  */
 function scoreChanged(context: FoldContext, { contestId, userId, problemId }: CellKey, now: { score: number; penalty: number } | null): void {
   context.notify({
-    topic: 'contest-score',
+    topic: CONTEST_SCORE_NOTICE,
     key: `${contestId}:${userId}:${problemId}`,
     data: { contestId, userId, problemId, score: now?.score ?? null, penalty: now?.penalty ?? null },
   });
@@ -62,6 +67,14 @@ type CellKey = z.infer<typeof CellKeySchema>;
  * submission id in its journal, the same on every replay. Only the current judging of a submission counts:
  * a report of an older judging (overtaken by a rejudge) changes nothing, so redelivery is harmless.
  */
+/** Every changed contest score as a ContestScoreChanged message on its own topic, keyed (and so ordered) per contest. */
+export const contestScoreFeed: NoticeFeed = {
+  noticeTopic: CONTEST_SCORE_NOTICE,
+  kafkaTopic: 'otog.contest-scores.v1',
+  messageType: 'ContestScoreChanged',
+  key: (notice) => String(notice.data?.contestId),
+};
+
 export const contestScoresProjection = defineProjection({
   name: 'contest_scores',
   version: 1,

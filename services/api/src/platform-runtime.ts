@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import { allProjections } from '@otog/projections';
+import { allProjections, noticeFeeds } from '@otog/projections';
 import { otogEventRegistry } from '@otog/schemas/events';
 import { createNotificationListener, type NotificationListener } from '@otog/platform/db/listen';
 import { createDbPool, type DatabasePool } from '@otog/platform/db/pool';
 import { createEventStore, type EventStore } from '@otog/platform/eventstore/event-store';
 import { startProjectionRunner, type ProjectionRunner } from '@otog/platform/runner/projection-runner';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
+import { createKafkaNoticeFeeds, withFeeds, type KafkaNoticeFeeds } from '@otog/platform/notices/kafka-feed';
 import type { Notifier } from '@otog/platform/notices/notice';
 import { createPgNotifier } from '@otog/platform/notices/pg-notifier';
 import { createRedisNotifier } from '@otog/platform/notices/redis-notifier';
@@ -56,6 +57,12 @@ export async function startPlatformRuntime(options: {
   const transport = createPgLogTransport({ pool, store, listener, logger });
   const notices = options.redisUrl ? createRedisNotifier({ url: options.redisUrl, logger }) : createPgNotifier({ pool, listener, logger });
   const projector = roles.includes('projector');
+  // Scaled, the projector also feeds chosen read-model changes (ContestScoreChanged, ...) to Kafka topics.
+  let feeds: KafkaNoticeFeeds | undefined;
+  if (projector && options.kafkaBrokers?.length) {
+    feeds = createKafkaNoticeFeeds(new Kafka({ clientId: 'otog-feeds', brokers: [...options.kafkaBrokers], logLevel: logLevel.WARN }), noticeFeeds);
+    await feeds.connect();
+  }
   const projections = await startProjectionRunner({
     pool,
     store,
@@ -63,7 +70,7 @@ export async function startPlatformRuntime(options: {
     projections: allProjections,
     // Without the role the runner folds nothing and answers waitFor from the checkpoints a projector moves.
     fold: projector,
-    notifier: notices,
+    notifier: feeds ? withFeeds(notices, feeds, logger) : notices,
     logger,
   });
   // Never rebuilt.
@@ -88,6 +95,7 @@ export async function startPlatformRuntime(options: {
       await relay?.disconnect();
       await judgeTasks?.stop();
       await projections.stop();
+      await feeds?.disconnect();
       await notices.close();
       await listener.close();
       await pool.end();
