@@ -28,7 +28,7 @@ export type ContestRecord = z.infer<typeof ContestRecordSchema>;
 
 const COLUMNS = sql.fragment`c.id, c.name, c.mode, c.grading_mode AS "gradingMode", c.scoreboard_policy AS "scoreboardPolicy",
   c.time_start AS "timeStart", c.time_end AS "timeEnd", c.announce, c.freeze_at AS "freezeAt",
-  (c.revealed_freeze_at IS NOT NULL AND c.revealed_freeze_at = c.freeze_at) AS revealed`;
+  COALESCE(c.revealed_freeze_at = c.freeze_at, false) AS revealed`;
 
 const ContestProblemRowSchema = z.object({ id, name: z.string(), score: id, show: z.boolean() });
 export type ContestProblemRow = z.infer<typeof ContestProblemRowSchema>;

@@ -290,7 +290,7 @@ export const contestContract = {
   getContestProblem: defineRoute({
     method: 'GET',
     path: '/contest/:contestId/problem/:problemId',
-    summary: 'A problem of a contest (the full problem row, hidden or not); before the start only for admins (403)',
+    summary: 'A problem of a contest (the full problem row); before the start only for admins, and a hidden one after the end too (403)',
     tags: ['Contest'],
     access: { role: 'any', offline: 'authenticated' },
     params: ContestProblemParams,

@@ -24,11 +24,13 @@ import {
   type ProblemScoreHistory,
   type ScoreboardRow,
 } from '@otog/schemas/api/contest';
+import { contestStateAt } from '@otog/schemas/common/contest';
 import type { ContestSettings } from '@otog/schemas/events';
 import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
+import { HIDDEN_PROBLEM_MESSAGE } from '../problems/visibility.ts';
 import { findAccount, summariesOf } from '../users/accounts.ts';
 import { boardOpenTo, frozenAtFor, NOT_STARTED_MESSAGE, replayOpenTo, SCOREBOARD_HIDDEN_MESSAGE, startedFor, timesOf } from './contest-access.ts';
 import { handleContest, nextContestId } from './contest-commands.ts';
@@ -182,6 +184,8 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     if (!startedFor(timesOf(contest), isAdmin(request.auth), Date.now())) throw forbidden(NOT_STARTED_MESSAGE);
     const problem = (await contests.hasProblem(contestId, problemId)) ? await problems.find(problemId) : null;
     if (!problem) throw notFound(PROBLEM_NOT_FOUND);
+    // A hidden problem is the contest's while it runs; once it is over, it is as hidden as any other.
+    if (!problem.show && !isAdmin(request.auth) && contestStateAt(timesOf(contest), Date.now()) === 'FINISHED') throw forbidden(HIDDEN_PROBLEM_MESSAGE);
     return toProblem(problem);
   });
 
