@@ -1,16 +1,19 @@
 import type { NoticeFeed } from '@otog/platform/notices/kafka-feed';
 import type { ProjectionDefinition } from '@otog/platform/runner/projection';
 import { announcementsProjection } from './announcements/announcements.projection.ts';
+import { chatProjection } from './chat/chat.projection.ts';
 import { contestScoreFeed, contestScoresProjection } from './contest-scores/contest-scores.projection.ts';
 import { contestsProjection } from './contests/contests.projection.ts';
 import { judgeProblemsProjection } from './judge-problems/judge-problems.projection.ts';
 import { problemsProjection } from './problems/problems.projection.ts';
 import { submissionsProjection } from './submissions/submissions.projection.ts';
 
-export { announcementsProjection, contestScoresProjection, contestsProjection, judgeProblemsProjection, problemsProjection, submissionsProjection };
+export { announcementsProjection, chatProjection, contestScoresProjection, contestsProjection, judgeProblemsProjection, problemsProjection, submissionsProjection };
 
 // Each projection owns the queries on its read model; the API reads only through them.
 export { announcementQueries, type AnnouncementQueries } from './announcements/announcements.queries.ts';
+export { CHAT_NOTICE } from './chat/chat.projection.ts';
+export { createChatQueries, type ChatQueries } from './chat/chat.queries.ts';
 export { createContestQueries, type ContestProblemRow, type ContestQueries, type ContestRecord } from './contests/contests.queries.ts';
 export { createContestScoreQueries, type CellRow, type ContestScoreQueries, type HistoryRow, type JudgedEntry } from './contest-scores/contest-scores.queries.ts';
 export { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord } from './problems/problems.queries.ts';
@@ -37,6 +40,7 @@ export const allProjections: readonly ProjectionDefinition[] = [
   announcementsProjection,
   contestsProjection,
   contestScoresProjection,
+  chatProjection,
 ];
 
 /** The read-model changes published to Kafka topics of their own when scaled (beside the event topics). */

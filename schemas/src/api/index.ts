@@ -1,6 +1,7 @@
 import { announcementContract } from './announcement.ts';
 import { appContract } from './app.ts';
 import { authContract } from './auth.ts';
+import { chatContract } from './chat.ts';
 import { contestContract } from './contest.ts';
 import type { RouteContract } from './contract.ts';
 import { problemContract } from './problem.ts';
@@ -8,7 +9,7 @@ import { submissionContract } from './submission.ts';
 import { userContract } from './user.ts';
 
 export * from './contract.ts';
-export { announcementContract, appContract, authContract, contestContract, problemContract, submissionContract, userContract };
+export { announcementContract, appContract, authContract, chatContract, contestContract, problemContract, submissionContract, userContract };
 
 /** Every public route, by group: the OpenAPI document, the fuzz and offline-mode suites walk this. */
 export const apiContract = {
@@ -19,6 +20,7 @@ export const apiContract = {
   submission: submissionContract,
   announcement: announcementContract,
   contest: contestContract,
+  chat: chatContract,
 } as const;
 
 export const allRoutes: readonly RouteContract[] = Object.values(apiContract).flatMap((group) => Object.values(group) as RouteContract[]);

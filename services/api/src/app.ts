@@ -24,6 +24,7 @@ import type { ApiDependencies } from './http/settings.ts';
 import { judgeInternalRoutes, type JudgingDependencies } from './judging/internal-routes.ts';
 import { announcementsRoutes } from './modules/announcements/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { chatRoutes } from './modules/chat/routes.ts';
 import { contestsRoutes } from './modules/contests/routes.ts';
 import { problemsRoutes } from './modules/problems/routes.ts';
 import { submissionsRoutes } from './modules/submissions/routes.ts';
@@ -158,6 +159,7 @@ export function buildApp(options: AppOptions = {}) {
         await submissionsRoutes(api, deps);
         await announcementsRoutes(api, deps);
         await contestsRoutes(api, deps);
+        await chatRoutes(api, deps);
       }
     },
     { prefix: API_PREFIX },

@@ -16,6 +16,8 @@ import { API_PREFIX, buildApp } from './app.ts';
 import { loadApiConfig, repoRoot, type Role } from './config.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
 import { startPlatformRuntime } from './platform-runtime.ts';
+import { startRealtime } from './realtime/gateway.ts';
+import { createMemoryPresence, createRedisPresence } from './realtime/presence.ts';
 import { startLocalWorker } from './judging/local-worker.ts';
 import { rotateLocalWorkerToken } from './judging/worker-tokens.ts';
 import { startJudging } from './judging/start-judging.ts';
@@ -169,6 +171,7 @@ async function start(): Promise<void> {
     logger,
     settings: apiSettingsFrom(config),
     sessions: createSessionGuard({ pool: platform.pool, listener: platform.listener }),
+    presence: redis ? createRedisPresence({ redis }) : createMemoryPresence(),
     ...(redis ? { redis } : {}),
   };
   await seedFirstStart(api);
@@ -180,6 +183,16 @@ async function start(): Promise<void> {
   };
   const app = buildApp({ logger, judging: judging.deps, api, web });
   cleanups.push({ name: 'the HTTP server', run: () => app.close() });
+  await app.ready();
+  const realtime = await startRealtime({
+    app,
+    deps: api,
+    notices: platform.notices,
+    presence: api.presence!,
+    logger,
+    ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
+  });
+  cleanups.push({ name: 'the realtime channel', run: realtime.close });
   await app.listen({ port: config.PORT, host: config.HOST });
 
   if (config.OTOG_LOCAL_JUDGE_SLOTS > 0) {

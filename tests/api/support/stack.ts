@@ -19,6 +19,9 @@ import { DEFAULT_API_SETTINGS, type ApiDependencies, type ApiSettings } from '@o
 import { createJudgeQueue, type JudgeQueue } from '@otog/api/judging/judge-queue';
 import { addWorker } from '@otog/api/judging/worker-tokens';
 import { createAccount } from '@otog/api/modules/users/accounts';
+import { startRealtime, type Realtime } from '@otog/api/realtime/gateway';
+import { createRedisPresence } from '@otog/api/realtime/presence';
+import { Redis } from 'ioredis';
 import { startPlatformRuntime, type PlatformRuntime } from '@otog/api/platform-runtime';
 import { createLogger } from '@otog/platform/log/logger';
 import { createLocalObjectStore } from '@otog/platform/storage/local-object-store';
@@ -99,7 +102,12 @@ export function multipartBody(form: NonNullable<CallOptions['form']>): { payload
 }
 
 export async function startStack(
-  options: { settings?: Partial<ApiSettings>; worker?: { firstUid: number; slots?: number } } = {},
+  options: {
+    settings?: Partial<ApiSettings>;
+    worker?: { firstUid: number; slots?: number };
+    /** Listens and serves the realtime channel, with Redis (REDIS_URL) under this namespace of keys. */
+    realtime?: { namespace: string };
+  } = {},
 ): Promise<Stack> {
   const db = await createTestDatabase({ maximumPoolSize: 6 });
   const logger = createLogger({ name: 'api-test', level: 'silent' });
@@ -117,15 +125,37 @@ export async function startStack(
     ...options.settings,
   };
   const sessions = createSessionGuard({ pool: runtime.pool, listener: runtime.listener });
-  const deps: ApiDependencies = { pool: runtime.pool, store: runtime.store, projections: runtime.projections, objects, logger, settings, sessions };
+  const redisUrl = process.env.REDIS_URL;
+  const redis = options.realtime && redisUrl ? new Redis(redisUrl) : undefined;
+  const presence = options.realtime && redis ? createRedisPresence({ redis, prefix: `${options.realtime.namespace}:presence:` }) : undefined;
+  const deps: ApiDependencies = {
+    pool: runtime.pool,
+    store: runtime.store,
+    projections: runtime.projections,
+    objects,
+    logger,
+    settings,
+    sessions,
+    ...(redis ? { redis } : {}),
+    ...(presence ? { presence } : {}),
+  };
   const app = buildApp({ logger, judging: { pool: runtime.pool, queue, objects }, api: deps });
   await app.ready();
 
   let url: string | null = null;
-  let worker: RunningWorker | undefined;
-  if (options.worker) {
+  let realtime: Realtime | undefined;
+  if (options.realtime) {
+    if (!redisUrl || !presence) throw new Error('REDIS_URL is not set: run the suites through `npm test`, which starts Redis');
+    realtime = await startRealtime({ app, deps, notices: runtime.notices, presence, redisUrl, logger, namespace: options.realtime.namespace });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  }
+  let worker: RunningWorker | undefined;
+  if (options.worker) {
+    if (!url) {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    }
     const name = `api-test-${process.pid}`;
     worker = await startWorker({
       apiUrl: url,
@@ -208,8 +238,10 @@ export async function startStack(
       await worker?.stop();
       // The worker's HTTP client (fetch) can leave a keep-alive socket that Node does not count as idle, and
       // app.close() would wait for it until the server's timeouts (60 s and more). No request is in flight now.
+      await realtime?.close();
       if (url) app.server.closeAllConnections();
       await app.close();
+      redis?.disconnect();
       queue.close();
       await runtime.stop();
       await db.drop();

@@ -1,5 +1,6 @@
 import type { NewEvent } from '@otog/platform/eventstore/event-store';
 import { announcementsSamples } from './announcements.ts';
+import { chatSamples } from './chat.ts';
 import { contestScoresSamples } from './contest-scores.ts';
 import { contestsSamples } from './contests.ts';
 import { problemsSamples } from './problems.ts';
@@ -12,6 +13,7 @@ const productSamples: Record<string, SampleStreams> = {
   problems: problemsSamples,
   submissions: submissionsSamples,
   announcements: announcementsSamples,
+  chat: chatSamples,
   contests: contestsSamples,
   contest_scores: contestScoresSamples,
 };

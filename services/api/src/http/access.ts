@@ -20,10 +20,12 @@ export interface AuthUser {
   readonly rating: number | null;
 }
 
-interface AccessTokenPayload extends AuthUser {
+export interface AccessTokenPayload extends AuthUser {
   readonly jti: string;
   /** The session (refresh-token family) the token belongs to: logging out of it ends the token too. */
   readonly sid: string;
+  /** Expiry (seconds since the epoch), set when the token is signed. */
+  readonly exp?: number;
 }
 
 declare module 'fastify' {
@@ -70,7 +72,8 @@ export function decodeVerifiedIgnoringExpiry(app: Pick<FastifyInstance, 'jwt'>, 
   }
 }
 
-function verifiedPayload(app: Pick<FastifyInstance, 'jwt'>, token: string): AccessTokenPayload | null {
+/** The payload of a token whose signature is valid and which has not expired, else null. */
+export function verifiedPayload(app: Pick<FastifyInstance, 'jwt'>, token: string): AccessTokenPayload | null {
   try {
     return app.jwt.verify<AccessTokenPayload>(token);
   } catch {

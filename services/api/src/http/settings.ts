@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Presence } from '../realtime/presence.ts';
 import type { Logger } from 'pino';
 import type { DatabasePool } from '@otog/platform/db/pool';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
@@ -42,6 +43,8 @@ export interface ApiDependencies {
   readonly sessions: SessionGuard;
   /** Keeps the rate-limit counters, shared by every API node (REDIS_URL); without it each process counts alone. */
   readonly redis?: Redis;
+  /** Who is connected to the realtime channel (GET /user/online); absent: nobody is. */
+  readonly presence?: Presence;
 }
 
 export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {

@@ -9,7 +9,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
-import { changePassword, changeShowName, findAccount, findAvatar, listAccounts, setAvatar, toSummary, updateAccount } from './accounts.ts';
+import { changePassword, changeShowName, findAccount, findAvatar, listAccounts, setAvatar, summariesOf, toSummary, updateAccount } from './accounts.ts';
 import { parseAvatarFile, renderAvatar } from './avatar.ts';
 
 /** Own account, or an admin (OTOG's rule for show names; ours for avatars too). */
@@ -20,8 +20,15 @@ function assertSelfOrAdmin(user: AuthUser, userId: number): void {
 export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
   serve(app, userContract.adminList, async (request) => listAccounts(deps.pool, request.query));
 
-  // Presence arrives with the realtime channel (socket.io); until then nobody is online.
-  serve(app, userContract.online, async () => []);
+  // Each online user once, across every API node (the realtime channel keeps the presence).
+  serve(app, userContract.online, async () => {
+    const ids = (await deps.presence?.onlineUserIds()) ?? [];
+    const users = await summariesOf(deps.pool, ids);
+    return ids.flatMap((id) => {
+      const user = users.get(id);
+      return user ? [user] : [];
+    });
+  });
 
   serve(app, userContract.profile, async (request) => {
     const account = await findAccount(deps.pool, { id: request.params.userId });

@@ -1,0 +1,2 @@
+-- Chat message ids, taken when a valid message is posted.
+CREATE SEQUENCE chat_ids AS integer;
