@@ -8,6 +8,7 @@ import { readModel } from '@otog/platform/runner/read-model';
 import { ContestModeSchema, GradingModeSchema, ScoreboardPolicySchema } from '@otog/schemas/common/contest';
 import { problemsProjection } from '../problems/problems.projection.ts';
 import { contestsProjection } from './contests.projection.ts';
+import { idOrTextSearch } from '../search.ts';
 
 const id = z.number().int();
 
@@ -36,15 +37,8 @@ export type ContestProblemRow = z.infer<typeof ContestProblemRowSchema>;
 const Count = z.object({ count: id });
 const Exists = z.object({ exists: z.boolean() });
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
-
 /** An exact id, or the name containing the text in any case. */
-function searchCondition(search: string | undefined) {
-  const text = search?.trim() ?? '';
-  if (text === '') return sql.fragment`TRUE`;
-  const byName = sql.fragment`c.name ILIKE ${`%${escapeLike(text)}%`}`;
-  return /^\d{1,9}$/.test(text) ? sql.fragment`(c.id = ${Number(text)} OR ${byName})` : sql.fragment`(${byName})`;
-}
+const searchCondition = (search: string | undefined) => idOrTextSearch(search, sql.identifier(['c', 'id']), [sql.identifier(['c', 'name'])]);
 
 const live = readModel({ c: contestsProjection, p: problemsProjection });
 

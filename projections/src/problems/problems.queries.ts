@@ -20,6 +20,7 @@ import {
 } from '@otog/schemas/api/problem';
 import { submissionsProjection } from '../submissions/submissions.projection.ts';
 import { problemsProjection } from './problems.projection.ts';
+import { idOrTextSearch } from '../search.ts';
 
 /** A problem row with the command side's file references (never sent to clients as such). */
 const ProblemRecordSchema = ProblemSchema.extend({
@@ -63,16 +64,9 @@ export function toProblem(record: ProblemRecord): Problem {
   };
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
-
 /** OTOG's admin search: an exact id, or name/sname containing the text in any case. */
-function searchCondition(search: string | undefined) {
-  const text = search?.trim() ?? '';
-  if (text === '') return sql.fragment`TRUE`;
-  const pattern = `%${escapeLike(text)}%`;
-  const byText = sql.fragment`p.name ILIKE ${pattern} OR p.sname ILIKE ${pattern}`;
-  return /^\d{1,9}$/.test(text) ? sql.fragment`(p.id = ${Number(text)} OR ${byText})` : sql.fragment`(${byText})`;
-}
+const searchCondition = (search: string | undefined) =>
+  idOrTextSearch(search, sql.identifier(['p', 'id']), [sql.identifier(['p', 'name']), sql.identifier(['p', 'sname'])]);
 
 const live = readModel({ p: problemsProjection, s: submissionsProjection });
 

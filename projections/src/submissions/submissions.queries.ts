@@ -9,6 +9,7 @@ import { RoleSchema } from '@otog/schemas/api/contract';
 import { LanguageSchema, SubmissionStatusSchema, SubtaskResultSchema } from '@otog/schemas/common/judging';
 import { problemsProjection } from '../problems/problems.projection.ts';
 import { submissionsProjection } from './submissions.projection.ts';
+import { likeContains } from '../search.ts';
 
 /** What a list query may return; every field narrows it. */
 export interface ListFilter {
@@ -88,7 +89,6 @@ export interface Page {
 type Fragment = ReturnType<typeof sql.fragment>;
 
 /** Characters that are literal in a LIKE pattern only when escaped. */
-const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function conditions(filter: ListFilter, page?: Page): Fragment[] {
   const where = [];

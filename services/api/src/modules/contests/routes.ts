@@ -265,17 +265,14 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     return stateToContest(contestId, after);
   });
 
-  serve(app, contract.updateContest, async (request) => {
-    const { contestId } = request.params;
-    const { after } = await handleContest(deps, caller(request).id, { kind: 'edit', contestId, changes: settingsOf(request.body) });
-    return stateToContest(contestId, after);
-  });
-
-  serve(app, contract.patchContest, async (request) => {
-    const { contestId } = request.params;
-    const { after } = await handleContest(deps, caller(request).id, { kind: 'edit', contestId, changes: settingsOf(request.body) });
-    return stateToContest(contestId, after);
-  });
+  // PUT carries every setting (an omitted announce or freezeAt stays), PATCH some: both merge into the current ones.
+  for (const route of [contract.updateContest, contract.patchContest]) {
+    serve(app, route, async (request) => {
+      const { contestId } = request.params;
+      const { after } = await handleContest(deps, caller(request).id, { kind: 'edit', contestId, changes: settingsOf(request.body) });
+      return stateToContest(contestId, after);
+    });
+  }
 
   serve(app, contract.deleteContest, async (request) => {
     const { contestId } = request.params;

@@ -5,6 +5,7 @@
 import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '@otog/platform/db/pool';
 import { runCommand } from '@otog/platform/eventstore/command';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
+import { likeContains } from '@otog/projections/search';
 import type { Role, UserSummary } from '@otog/schemas/api/contract';
 import { conflict, isUniqueViolation, notFound } from '../../http/errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -110,8 +111,6 @@ export async function countAccounts(pool: Queryable): Promise<number> {
   return Number(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM accounts`));
 }
 
-/** `%`, `_` and `\` are wildcards in LIKE: a search for "a_b" means those three characters. */
-const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const INT4_MAX = 2_147_483_647;
 
 /** The admin table: an all-digit search also matches that id exactly; names match as substrings, any case. */
