@@ -129,3 +129,17 @@ describe('request bodies are refused before they are read, and never walked byte
     expect(findNulCharacter({ querystring: { ['k\u0000']: 'v' } })).toBe('querystring.k\\u0000');
   });
 });
+
+describe('ids are plain decimal numbers', () => {
+  it('refuses 01, +1, 0x10, 1e0, spaces and the like (one id, one spelling) and takes the plain one', async () => {
+    const problem = await stack.expectCall(routes.createProblem, 201, {
+      as: admin,
+      form: { fields: { name: 'Plain', sname: 'plain', score: '100', timeLimit: '1', memoryLimit: '64' } },
+    });
+    for (const problemId of ['0' + problem.id, '+' + problem.id, '0x' + problem.id.toString(16), `${problem.id}e0`, ` ${problem.id}`, `${problem.id}.0`]) {
+      const answer = await stack.expectCall(routes.getProblem, 400, { as: admin, params: { problemId } });
+      expect(answer.message, problemId).toMatch(/problemId/);
+    }
+    expect((await stack.expectCall(routes.getProblem, 200, { as: admin, params: { problemId: String(problem.id) } })).id).toBe(problem.id);
+  });
+});

@@ -56,12 +56,14 @@ export function errorResponses<const S extends readonly number[]>(...statuses: S
   return Object.fromEntries(statuses.map((status) => [status, MessageSchema])) as { [K in S[number]]: typeof MessageSchema };
 }
 
-/** Ids in paths and queries: positive int4 (a larger or malformed one is a 400, never a 500). */
-export const IdSchema = z.coerce
-  .number({ error: 'must be a number' })
-  .int('must be a whole number')
-  .positive('must be positive')
-  .max(2_147_483_647, 'is too large');
+/** A number as a path or query spells it plainly: no `01`, `+1`, `0x10`, `1e0`, `1.0` or spaces, which would name the same id twice. */
+const PLAIN_DECIMAL = /^-?(0|[1-9][0-9]*)$/;
+
+/** Ids in paths and queries: positive int4 in plain decimal (a larger or malformed one is a 400, never a 500). */
+export const IdSchema = z.preprocess(
+  (value) => (typeof value === 'string' && !PLAIN_DECIMAL.test(value) ? Number.NaN : value),
+  z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').max(2_147_483_647, 'is too large'),
+);
 
 /** Booleans in query strings: `true`/`false` (also 1/0). */
 export const QueryBooleanSchema = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
