@@ -193,6 +193,10 @@ describe('POST /submission/problem/:problemId', () => {
     expect(await refused(400, alice, shown, { fields: { language: 'c' } })).toBe('File is required!');
     // A browser's empty file input: an unnamed, empty part.
     expect(await refused(400, alice, shown, { fields: { language: 'c' }, files: { sourceCode: { filename: '', content: '' } } })).toBe('File is required!');
+    // A named file with nothing in it, or only blanks: nothing to judge.
+    for (const content of ['', ' \n\t\n']) {
+      expect(await refused(400, alice, shown, { fields: { language: 'c' }, files: { sourceCode: { filename: 'main.c', content } } })).toBe('The source code is empty');
+    }
     const language = 'Only C C++ and Python are allowed!';
     const bad: Form[] = [
       { fields: { language: 'java' }, files: { sourceCode: { filename: 'Main.java', content: 'class Main {}' } } },

@@ -101,6 +101,7 @@ export const UPLOAD_MESSAGES = {
   notPublic: 'Problem is not in contest or public!',
   contestNotRunning: 'The contest is not running',
   notText: 'Source code must be UTF-8 text',
+  empty: 'The source code is empty',
   nameTooLong: 'File name is too long (at most 255 characters)',
 } as const;
 
@@ -145,6 +146,8 @@ export function checkUpload(input: {
     return { ok: false, message: UPLOAD_MESSAGES.notText };
   }
   if (sourceCode.includes('\u0000')) return { ok: false, message: UPLOAD_MESSAGES.notText };
+  // Nothing to compile: refused here rather than queued for a certain compile error.
+  if (sourceCode.trim() === '') return { ok: false, message: UPLOAD_MESSAGES.empty };
   if (fileName !== null && fileName.length > 255) return { ok: false, message: UPLOAD_MESSAGES.nameTooLong };
   return { ok: true, language, sourceCode, fileName };
 }
