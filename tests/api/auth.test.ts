@@ -48,6 +48,9 @@ describe('POST /auth/register', () => {
 
     const sameName = { ...newRegistration(), username: registration.username };
     expect(await stack.expectCall(authContract.register, 409, { body: sameName })).toEqual({ message: 'username was taken.' });
+    // The same name in other letter case would pass for the same person.
+    const otherCase = { ...newRegistration(), username: registration.username.toUpperCase() };
+    expect(await stack.expectCall(authContract.register, 409, { body: otherCase })).toEqual({ message: 'username was taken.' });
     const sameShowName = { ...newRegistration(), showName: registration.showName };
     expect(await stack.expectCall(authContract.register, 409, { body: sameShowName })).toEqual({ message: 'showName was taken.' });
 

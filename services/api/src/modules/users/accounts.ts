@@ -40,7 +40,7 @@ export function toSummary(row: Pick<AccountRow, 'id' | 'username' | 'showName' |
 
 /** OTOG's 409 messages for a taken name. */
 export function nameTaken(error: unknown): never {
-  if (isUniqueViolation(error, 'accounts_username')) throw conflict('username was taken.');
+  if (isUniqueViolation(error, 'accounts_username') || isUniqueViolation(error, 'accounts_username_any_case')) throw conflict('username was taken.');
   if (isUniqueViolation(error, 'accounts_show_name')) throw conflict('showName was taken.');
   throw error;
 }
