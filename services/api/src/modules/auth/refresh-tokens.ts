@@ -1,7 +1,7 @@
 /**
  * Refresh tokens: random, single-use, rotated on every refresh within a "family" (one sign-in). Presenting a
- * token that was already used means two parties hold it (one of them stole it): the whole family is revoked,
- * so the thief's newer token dies too. Only the sha256 of a token is stored: a leaked table signs no one in.
+ * token that was already used (past a few seconds' grace for racing tabs) means two parties hold it (one of
+ * them stole it): the whole family is revoked, so the thief's newer token dies too. Only the sha256 of a token is stored: a leaked table signs no one in.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
@@ -48,9 +48,18 @@ interface TokenRow {
   readonly userId: number;
   readonly jwtId: string;
   readonly usedAt: string | null;
+  /** Used less than REUSE_GRACE_SECONDS ago: a second tab or request racing the first, not a thief. */
+  readonly usedJustNow: boolean;
   readonly revokedAt: string | null;
   readonly expired: boolean;
 }
+
+/**
+ * Two tabs (or two requests of one page) refreshing at once present the same token. Within this many
+ * seconds of its first use a token is honoured again, continuing the same session, instead of being taken
+ * for a stolen one and ending the session for everyone; after it, a second use revokes the family.
+ */
+export const REUSE_GRACE_SECONDS = 10;
 
 /**
  * The rule, apart from storage. Reuse is checked before everything else: a used token must revoke its family
@@ -58,7 +67,7 @@ interface TokenRow {
  */
 export function judgeRefresh(row: TokenRow | null, presentedJti: string | null): RefreshRefusal | null {
   if (!row) return 'unknown';
-  if (row.usedAt !== null) return 'reused';
+  if (row.usedAt !== null && !row.usedJustNow) return 'reused';
   if (row.revokedAt !== null) return 'revoked';
   if (row.expired) return 'expired';
   if (presentedJti !== null && presentedJti !== row.jwtId) return 'mismatch';
@@ -78,12 +87,14 @@ export async function consumeRefreshToken<T>(
   return pool.transaction(async (tx) => {
     const row = (await tx.maybeOne(sql.unsafe`
       SELECT id, family_id AS "familyId", user_id AS "userId", jwt_id AS "jwtId", used_at AS "usedAt",
+             used_at > now() - make_interval(secs => ${REUSE_GRACE_SECONDS}) AS "usedJustNow",
              revoked_at AS "revokedAt", expires_at <= now() AS expired
       FROM refresh_tokens WHERE token_hash = ${hashOf(token)} FOR UPDATE`)) as TokenRow | null;
     const refusal = judgeRefresh(row, presentedJti);
     if (refusal === 'reused') await revokeFamily(tx, row!.familyId, 'reuse');
     if (refusal !== null || !row) return { ok: false as const, refusal: refusal ?? 'unknown' };
-    await tx.query(sql.unsafe`UPDATE refresh_tokens SET used_at = now() WHERE id = ${row.id}`);
+    // A racing second use keeps the first use's time: the grace does not stretch.
+    await tx.query(sql.unsafe`UPDATE refresh_tokens SET used_at = coalesce(used_at, now()) WHERE id = ${row.id}`);
     return { ok: true as const, value: await issue(tx, { userId: row.userId, familyId: row.familyId }) };
   });
 }
