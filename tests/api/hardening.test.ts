@@ -5,7 +5,10 @@
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '@otog/api/app';
+import { createLogger } from '@otog/platform/log/logger';
 import { findNulCharacter } from '@otog/api/http/errors';
 import { jsonNestsDeeperThan } from '@otog/api/http/request-bodies';
 import { problemContract as routes, type Problem } from '@otog/schemas/api/problem';
@@ -141,5 +144,22 @@ describe('ids are plain decimal numbers', () => {
       expect(answer.message, problemId).toMatch(/problemId/);
     }
     expect((await stack.expectCall(routes.getProblem, 200, { as: admin, params: { problemId: String(problem.id) } })).id).toBe(problem.id);
+  });
+});
+
+describe('logs', () => {
+  it('a signed link’s signature never reaches a log line, even at debug level', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const app = buildApp({ logger: createLogger({ name: 'log-test', level: 'debug', destination }) });
+    await app.inject({ method: 'GET', url: '/api/problem/1/attachment?expires=9999999999&signature=SeCrEt-signature-value' });
+    await app.close();
+    expect(lines.join('')).toContain('signature=[redacted]');
+    expect(lines.join('')).not.toContain('SeCrEt-signature-value');
   });
 });

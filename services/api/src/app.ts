@@ -63,10 +63,15 @@ function describeValidation(error: FastifyError): string {
 
 export type App = ReturnType<typeof buildApp>;
 
+/** The request as logged: a signed link's signature stays out (whoever reads the log could use the link). */
+export function loggedRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'ip'>): { method: string; url: string; remoteAddress: string } {
+  return { method: request.method, url: request.url.replace(/([?&]signature=)[^&#]*/gi, '$1[redacted]'), remoteAddress: request.ip };
+}
+
 /** Per-request lines at debug level (LOG_LEVEL=debug shows them); failed requests stay at error. */
 class RequestLogAtDebug extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
+    if (!this.isLogDisabled(request)) request.log.debug({ req: loggedRequest(request) }, 'incoming request');
   }
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
