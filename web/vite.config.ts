@@ -14,6 +14,10 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
   },
   server: {
-    proxy: { '/api': process.env.OTOG_API_URL ?? 'http://127.0.0.1:3000' },
+    proxy: {
+      '/api': process.env.OTOG_API_URL ?? 'http://127.0.0.1:3000',
+      // The realtime channel (WebSocket upgrades included).
+      '/socket.io': { target: process.env.OTOG_API_URL ?? 'http://127.0.0.1:3000', ws: true },
+    },
   },
 });

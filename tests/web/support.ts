@@ -4,7 +4,7 @@
  * Debian's Chromium driven by playwright-core. Screenshots go to .test-artifacts/screenshots.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -23,6 +23,8 @@ export function buildWebApp(): void {
 export interface WebStack {
   readonly url: string;
   readonly otog: OtogProcess;
+  /** OTOG_DATA_DIR of the running OTOG (its embedded Postgres lives there: databaseUrlOf). */
+  readonly dataDir: string;
   readonly browser: Browser;
   /** A fresh browser profile (no cookies, no storage) at a viewport width. */
   newContext(width?: number): Promise<BrowserContext>;
@@ -100,6 +102,7 @@ export async function startWebStack(options: { env?: Record<string, string> } = 
   return {
     url,
     otog,
+    dataDir: join(scratch, 'data'),
     browser,
     api: apiClient(url),
     newContext: (width = 1280) =>
@@ -115,6 +118,16 @@ export async function startWebStack(options: { env?: Record<string, string> } = 
       rmSync(scratch, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The URL of the embedded Postgres that OTOG started in `dataDir` (the port it runs on, the password it
+ * generated), for a suite that appends events as another process would (a judge's verdict, say).
+ */
+export function databaseUrlOf(dataDir: string): string {
+  const { port } = postmasterOf(join(dataDir, 'postgres'));
+  const password = readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/otog`;
 }
 
 /** A full-page screenshot at the page's current width: `<name>-<width>.png`. */

@@ -260,6 +260,7 @@ describe('contestant', () => {
     expect(unexpected(errors.splice(0)).filter((error) => !error.includes('Client parsing failed'))).toEqual([]);
   });
 
+  // 27 pages, each read and checked for accessibility at two widths: minutes on a busy 2-core machine.
   it('pages are in Thai with Buddhist-era dates; screenshots at 1280 and 390 px', async () => {
     const aplusb = await problemNamed('Sample: aplusb');
     const submissionHref = await (async () => {
@@ -298,7 +299,7 @@ describe('contestant', () => {
     await page.waitForLoadState('networkidle');
     expect(await page.locator('main').innerText()).toMatch(new RegExp(`/${buddhistYear().slice(2)} \\d{2}:\\d{2}`));
     await page.setViewportSize(viewport(1280));
-  });
+  }, 180_000);
 
   it('the side menu on a small screen closes when a section is chosen', async () => {
     await page.setViewportSize(viewport(390));

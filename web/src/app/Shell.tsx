@@ -1,15 +1,18 @@
 /**
  * Every page's frame: skip link, top bar (logo, sections, search, colour mode, sign-in or user menu), a side
- * menu on small screens, the page in #content, the footer. Offline (on-site contests) hides the sections,
- * the search and the profile link, as OTOG does.
+ * menu on small screens, the page in #content, the footer, and the chat widget for signed-in users. It
+ * holds the session's realtime channel (lib/realtime.ts). Offline (on-site contests) hides the sections,
+ * the search, the profile link and the chat, as OTOG does.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { ButtonLink, IconButton } from '../components/ui/Button.tsx';
 import { ChevronDownIcon, MenuIcon, MonitorIcon, MoonIcon, SearchIcon, SunIcon } from '../components/ui/icons.tsx';
 import { Menu, MenuItem } from '../components/ui/Menu.tsx';
+import { ChatWidget } from '../features/chat/ChatWidget.tsx';
 import { QuickSearch } from '../features/search/QuickSearch.tsx';
 import { config } from '../lib/config.ts';
+import { RealtimeProvider } from '../lib/realtime.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTheme, type ThemeMode } from '../lib/theme.tsx';
 import { UserAvatar } from '../components/UserAvatar.tsx';
@@ -172,6 +175,7 @@ function Footer() {
 }
 
 export function Shell({ children }: { children: ReactNode }) {
+  const { user } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   const { pathname } = useLocation();
@@ -192,17 +196,21 @@ export function Shell({ children }: { children: ReactNode }) {
   }, []);
 
   return (
-    <div className="shell">
-      <a href="#content" className="skip-link">
-        ข้ามไปยังเนื้อหาหลัก
-      </a>
-      <TopBar onOpenMenu={() => setMenuOpen(true)} onOpenSearch={() => setSearchOpen(true)} />
-      {config.offline ? null : <SideMenu open={menuOpen} onClose={() => setMenuOpen(false)} />}
-      <main id="content" tabIndex={-1} className="content">
-        {children}
-      </main>
-      <Footer />
-      {searchOpen ? <QuickSearch onClose={() => setSearchOpen(false)} /> : null}
-    </div>
+    <RealtimeProvider>
+      <div className="shell">
+        <a href="#content" className="skip-link">
+          ข้ามไปยังเนื้อหาหลัก
+        </a>
+        <TopBar onOpenMenu={() => setMenuOpen(true)} onOpenSearch={() => setSearchOpen(true)} />
+        {config.offline ? null : <SideMenu open={menuOpen} onClose={() => setMenuOpen(false)} />}
+        <main id="content" tabIndex={-1} className="content">
+          {children}
+        </main>
+        <Footer />
+        {searchOpen ? <QuickSearch onClose={() => setSearchOpen(false)} /> : null}
+        {/* One per user: signing out (or in as someone else) forgets the previous user's chat. */}
+        {user && !config.offline ? <ChatWidget key={user.id} /> : null}
+      </div>
+    </RealtimeProvider>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * OTOG's submission view (the dialog of the submission table and the /submission/{id} page): the status
  * line, the summary, the subtasks accordion with each subtask's verdict table, and the highlighted source
- * code with its actions (rejudge, share, copy, "เขียนข้อนี้"). Polls while the submission is pending.
+ * code with its actions (rejudge, share, copy, "เขียนข้อนี้"). Follows a pending submission live.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -14,6 +14,7 @@ import { formatDateTime, formatSeconds } from '../../lib/dates.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { LANGUAGE_LABEL } from '../../lib/languages.ts';
 import { apiKey, apiQuery, invalidatePaths } from '../../lib/query.ts';
+import { useRealtimeNeeded } from '../../lib/realtime.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
 import { Badge, type Tone } from '../ui/Badge.tsx';
@@ -23,7 +24,7 @@ import { Empty } from '../ui/Empty.tsx';
 import { CopyIcon, EyeIcon, EyeOffIcon, PencilIcon, RefreshIcon } from '../ui/icons.tsx';
 import { UserAvatar } from '../UserAvatar.tsx';
 import { highlight } from './highlight.ts';
-import { pendingRefetchInterval, submissionQuery } from './polling.ts';
+import { isPending, pendingRefetchInterval, submissionQuery, useLiveSubmission } from './polling.ts';
 import { SubmissionStatusBadge } from './SubmissionStatus.tsx';
 import './submission.css';
 
@@ -52,9 +53,12 @@ const points = (value: number) => String(Math.round(value * 100) / 100);
 
 /**
  * The submission with its code and full result; when the code is not ours to see (403/401) the result alone
- * from GET /submission/{id}. Both poll while pending and share their cache with the other views.
+ * from GET /submission/{id}. The submission is watched on the realtime channel while on screen (a verdict
+ * or a rejudge shows at once); both poll while pending only when the channel cannot tell. They share
+ * their cache with the other views.
  */
 export function useSubmissionDetail(submissionId: number) {
+  useLiveSubmission(submissionId);
   const code = useQuery({
     ...apiQuery(submissionContract.getSubmissionWithSourceCode, { params: { submissionId } }),
     refetchInterval: pendingRefetchInterval,
@@ -63,6 +67,8 @@ export function useSubmissionDetail(submissionId: number) {
   const basic = useQuery({ ...submissionQuery(submissionId), enabled: denied });
   const data: Submission | SubmissionDetail | undefined = code.data ?? (denied ? basic.data : undefined);
   const error = data ? null : denied ? basic.error : code.error;
+  // While it is judged the channel must stay up (a socket dropped at its token's expiry renews it).
+  useRealtimeNeeded(data !== undefined && isPending(data.status));
   return { data, detail: code.data, denied, error };
 }
 

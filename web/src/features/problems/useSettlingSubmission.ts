@@ -10,7 +10,7 @@ import type { SubmissionStatus } from '@otog/schemas/common/judging';
 import { isPending, useSettledSubmission } from '../../components/submission/polling.ts';
 import { apiKey } from '../../lib/query.ts';
 
-export function useSettlingSubmission<S extends { readonly id: number; readonly status: SubmissionStatus }>(row: S): S | Submission {
+export function useSettlingSubmission<S extends { readonly id: number; readonly userId: number; readonly status: SubmissionStatus }>(row: S): S | Submission {
   const queryClient = useQueryClient();
   const live = useSettledSubmission(row);
   const settled = isPending(row.status) && !isPending(live.status);
