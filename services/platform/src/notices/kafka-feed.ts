@@ -10,6 +10,7 @@
  */
 import type { Kafka, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
+import { relayPartitioner } from '../relay/kafka-messages.ts';
 import type { Notice, Notifier } from './notice.ts';
 
 export interface NoticeFeed {
@@ -35,7 +36,8 @@ export function feedMessageValue(feed: NoticeFeed, notice: Notice): string {
 }
 
 export function createKafkaNoticeFeeds(kafka: Kafka, feeds: readonly NoticeFeed[]): KafkaNoticeFeeds {
-  const producer: Producer = kafka.producer({ idempotent: false, maxInFlightRequests: 1 });
+  // The relay's settings: Java-compatible murmur2 of the key (and no warning about the default changing).
+  const producer: Producer = kafka.producer({ idempotent: false, maxInFlightRequests: 1, createPartitioner: relayPartitioner });
   const byTopic = new Map(feeds.map((feed) => [feed.noticeTopic, feed]));
   return {
     connect: () => producer.connect(),
