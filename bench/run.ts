@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web [--merge]] [--out PATH]`
+ * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web,contests [--merge]] [--out PATH]`
  *
  * Starts Postgres (fsync off, like the test cluster) and the Kafka mock when DATABASE_URL / KAFKA_BROKERS
  * are not set, plus a durable Postgres for the durable append figures; runs the benchmarks; prints the
@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { benchApi } from './api.ts';
 import { benchWeb } from './web.ts';
 import { benchAppend } from './append.ts';
+import { benchContests } from './contests.ts';
 import { benchSandbox } from './judge-sandbox.ts';
 import { benchJudging } from './judge-throughput.ts';
 import type { BenchContext } from './lib/context.ts';
@@ -39,6 +40,7 @@ const BENCHES = {
   judging: benchJudging,
   api: benchApi,
   web: benchWeb,
+  contests: benchContests,
 } as const satisfies Record<string, (context: BenchContext) => Promise<BenchResult>>;
 type BenchId = keyof typeof BENCHES;
 
