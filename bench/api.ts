@@ -10,8 +10,9 @@ import { allProjections } from '@otog/projections';
 import { allRoutes, pathOf, type RouteContract } from '@otog/schemas/api/index';
 import { sql } from '@otog/platform/db/pool';
 import type { BenchContext } from './lib/context.ts';
-import { runLoad, runProbe, startBackgroundLoad, type ConnectionRequest, type LoadResult, type LoadSpec, type ProbeResult } from './lib/api-load.ts';
-import { CPP_SOURCE, multipartForm, startBenchApiStack, type BenchApiStack, type BenchUser, postgresCpuBetween, type Usage } from './lib/api-stack.ts';
+import { runProbe, startBackgroundLoad, type ConnectionRequest, type LoadResult, type ProbeResult } from './lib/api-load.ts';
+import { measure, type Cost } from './lib/load-cost.ts';
+import { CPP_SOURCE, multipartForm, startBenchApiStack, type BenchApiStack, type BenchUser } from './lib/api-stack.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
 import { benchStopping } from './lib/services.ts';
 import { int, ms, now, seconds, summarize } from './lib/stats.ts';
@@ -61,38 +62,6 @@ async function preflight(stack: BenchApiStack, route: RouteContract, path: strin
   const parsed = schema.safeParse(response.json());
   if (!parsed.success) throw new Error(`${route.method} ${path}: the ${status} body does not match its contract: ${parsed.error.message.slice(0, 500)}`);
   return parsed.data;
-}
-
-/** What one answer cost, on average over the measured part. */
-interface Cost {
-  readonly apiCpuMs: number;
-  readonly postgresCpuMs: number | null;
-  readonly clientCpuMs: number;
-  readonly transactions: number;
-}
-
-/** A load run with the API's, Postgres' and the load generator's CPU and the database transactions per answer. */
-async function measure(stack: BenchApiStack, spec: LoadSpec): Promise<{ result: LoadResult; cost: Cost }> {
-  let before: Promise<Usage> | undefined;
-  const result = await runLoad(spec, () => {
-    before = stack.usage();
-  });
-  const after = await stack.usage();
-  // pg_stat_database is flushed by each backend about once a second after its transactions.
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
-  const { transactions } = await stack.usage();
-  const start = await before!;
-  const n = Math.max(1, result.requests);
-  const postgres = postgresCpuBetween(start, after);
-  return {
-    result,
-    cost: {
-      apiCpuMs: (after.apiCpuMs - start.apiCpuMs) / n,
-      postgresCpuMs: postgres === null ? null : postgres / n,
-      clientCpuMs: result.clientCpuMs / n,
-      transactions: (transactions - start.transactions) / n,
-    },
-  };
 }
 
 /** Answers per second, latency and statuses of a load run. */

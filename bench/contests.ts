@@ -26,8 +26,9 @@ import { liveSlot } from '@otog/platform/runner/read-model';
 import { contestContract } from '@otog/schemas/api/contest';
 import { random } from '../tests/contests/support/random-contests.ts';
 import type { BenchContext } from './lib/context.ts';
-import { runLoad, type LoadResult, type LoadSpec } from './lib/api-load.ts';
-import { CPP_SOURCE, postgresCpuBetween, startBenchApiStack, type BenchApiStack, type BenchUser, type Usage } from './lib/api-stack.ts';
+import type { LoadResult } from './lib/api-load.ts';
+import { CPP_SOURCE, postgresCpuBetween, startBenchApiStack, type BenchApiStack, type BenchUser } from './lib/api-stack.ts';
+import { measure, type Cost } from './lib/load-cost.ts';
 import { startVerdictStream, verdictEvent, type PendingVerdict, type ProbeSample, type ProbeUser, type VerdictStreamResult } from './lib/contest-verdicts.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
 import { benchStopping } from './lib/services.ts';
@@ -675,33 +676,6 @@ export async function benchContests(context: BenchContext): Promise<BenchResult>
 }
 
 // ---- helpers ----
-
-interface Cost {
-  readonly apiCpuMs: number;
-  readonly postgresCpuMs: number | null;
-  readonly transactions: number;
-}
-
-/** A load run with the API's and Postgres' CPU and the database transactions per answer (as in bench/api.ts). */
-async function measure(stack: BenchApiStack, spec: LoadSpec): Promise<{ result: LoadResult; cost: Cost }> {
-  let before: Promise<Usage> | undefined;
-  const result = await runLoad(spec, () => {
-    before = stack.usage();
-  });
-  const after = await stack.usage();
-  const start = await before!;
-  const n = Math.max(1, result.requests);
-  const postgres = postgresCpuBetween(start, after);
-  return {
-    result,
-    cost: {
-      apiCpuMs: (after.apiCpuMs - start.apiCpuMs) / n,
-      postgresCpuMs: postgres === null ? null : postgres / n,
-      // Includes the projections' batches folding the verdicts meanwhile.
-      transactions: (after.transactions - start.transactions) / n,
-    },
-  };
-}
 
 const BREAKDOWN_RUNS = 5;
 
