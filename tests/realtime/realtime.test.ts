@@ -103,7 +103,7 @@ describe('chat and presence across two nodes', () => {
   let chatsOfBob: ChatPush[];
   let chatsOfAlice: ChatPush[];
 
-  it('users on both nodes are online; everyone hears `online` on each connect', async () => {
+  it('users on both nodes are online; everyone hears `online` when someone comes online', async () => {
     aliceA = await open(stack.url!, alice.token);
     const onlineOfAlice = collect(aliceA, REALTIME_EVENTS.online);
     bobB = await open(urlB, bob.token);
@@ -115,6 +115,19 @@ describe('chat and presence across two nodes', () => {
       expect(online.map((user) => user.id).sort((a, b) => a - b)).toEqual([alice.id, bob.id].sort((a, b) => a - b));
       expect(online.find((user) => user.id === alice.id)?.showName).toBe(alice.showName);
     }
+  });
+
+  it('a second tab of someone already online changes nobody\'s list, so nobody hears `online`', async () => {
+    const onlineOfBob = collect(bobB, REALTIME_EVENTS.online);
+    // Past the one-second coalescing of the first test's pushes, then a second socket of Alice's on node A.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    onlineOfBob.length = 0;
+    const secondTab = await open(stack.url!, alice.token);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    secondTab.disconnect();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(onlineOfBob).toEqual([]);
+    expect((await stack.expectCall(userContract.online, 200, { as: bob })).map((user) => user.id)).toContain(alice.id);
   });
 
   it('a message sent on node A reaches a socket on node B, as the positional push, and stays in the history', async () => {

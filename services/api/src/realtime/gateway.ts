@@ -4,8 +4,9 @@
  * socket is dropped when the token expires or the session ends, so the client reconnects with its new one.
  *
  * Chat: a client sends `chat-server`; a valid message is appended as an event and pushed as `chat` to
- * every socket, on every node through the Redis adapter. Presence: `online` is pushed on every connect and
- * disconnect. Live notices: every node hears the read models' after-commit notices and tells its own
+ * every socket, on every node through the Redis adapter. Presence: `online` is pushed when a node's set of
+ * online users changes, at most once a second per node (a reconnect, a second tab or a connect storm of
+ * 10,000 sockets does not push 10,000 × 10,000 messages; clients refetch the list only while they show it). Live notices: every node hears the read models' after-commit notices and tells its own
  * sockets in the matching rooms (`user:<id>`, `submission:<id>`, `contest:<id>`) what changed; clients refetch.
  */
 import type { FastifyInstance } from 'fastify';
@@ -31,6 +32,8 @@ export const SOCKET_PATH = '/socket.io';
 const SESSION_CHECK_MS = 15_000;
 /** At most one scoreboard notice per contest per this many ms, the last one always delivered. */
 const SCOREBOARD_NOTICE_MS = 1_000;
+/** At most one `online` push per node per this many ms, the last one always delivered. */
+const ONLINE_NOTICE_MS = 1_000;
 
 /** What a refused handshake tells the client (`connect_error`: `message` and `data`). */
 export const SOCKET_REFUSALS = {
@@ -111,12 +114,17 @@ export async function startRealtime(options: RealtimeOptions): Promise<Realtime>
     );
   });
 
+  const onlineChanged = createThrottle(ONLINE_NOTICE_MS, () => io.emit(REALTIME_EVENTS.online));
+  const announceIfChanged = (changed: boolean) => {
+    if (changed) onlineChanged.call('online');
+  };
+
   io.on('connection', (raw) => {
     const socket = raw as OtogSocket;
     const { user } = socket.data;
     void socket.join(`user:${user.id}`);
-    safely('presence', presence.connect(user.id).then(() => io.emit(REALTIME_EVENTS.online)));
-    socket.once('disconnect', () => safely('presence', presence.disconnect(user.id).then(() => io.emit(REALTIME_EVENTS.online))));
+    safely('presence', presence.connect(user.id).then(announceIfChanged));
+    socket.once('disconnect', () => safely('presence', presence.disconnect(user.id).then(announceIfChanged)));
 
     socket.on(REALTIME_EVENTS.chatServer, (text: unknown, ack?: unknown) => {
       const answer = typeof ack === 'function' ? (ack as (reply: object) => void) : () => {};
@@ -201,6 +209,7 @@ export async function startRealtime(options: RealtimeOptions): Promise<Realtime>
       clearInterval(sessionCheck);
       unsubscribe();
       scoreboard.cancel();
+      onlineChanged.cancel();
       io.local.disconnectSockets(true);
       io.engine.close();
       await presence.close().catch(() => {});

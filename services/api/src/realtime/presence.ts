@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 export interface Presence {
-  /** A socket of the user connected on this node. */
-  connect(userId: number): Promise<void>;
-  /** A socket of the user left this node. */
-  disconnect(userId: number): Promise<void>;
+  /** A socket of the user connected on this node; true when it is the user's first here (the set changed). */
+  connect(userId: number): Promise<boolean>;
+  /** A socket of the user left this node; true when it was the user's last here. */
+  disconnect(userId: number): Promise<boolean>;
   /** Every online user's id, once, ascending. */
   onlineUserIds(): Promise<number[]>;
   /** This node leaves: its users go offline at once (a crash gets the same after the expiry). */
@@ -21,12 +21,15 @@ export function createMemoryPresence(): Presence {
   const sockets = new Map<number, number>();
   return {
     async connect(userId) {
-      sockets.set(userId, (sockets.get(userId) ?? 0) + 1);
+      const count = (sockets.get(userId) ?? 0) + 1;
+      sockets.set(userId, count);
+      return count === 1;
     },
     async disconnect(userId) {
       const left = (sockets.get(userId) ?? 0) - 1;
       if (left > 0) sockets.set(userId, left);
       else sockets.delete(userId);
+      return left <= 0;
     },
     async onlineUserIds() {
       return [...sockets.keys()].sort((a, b) => a - b);
@@ -70,14 +73,17 @@ export function createRedisPresence(options: RedisPresenceOptions): Presence & {
   return {
     key,
     async connect(userId) {
-      local.set(userId, (local.get(userId) ?? 0) + 1);
+      const count = (local.get(userId) ?? 0) + 1;
+      local.set(userId, count);
       await redis.multi().hincrby(key, String(userId), 1).pexpire(key, ttlMs).exec();
+      return count === 1;
     },
     async disconnect(userId) {
       const left = (local.get(userId) ?? 0) - 1;
       if (left > 0) local.set(userId, left);
       else local.delete(userId);
       await (left > 0 ? redis.hset(key, String(userId), String(left)) : redis.hdel(key, String(userId)));
+      return left <= 0;
     },
     async onlineUserIds() {
       const keys: string[] = [];
