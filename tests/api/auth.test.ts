@@ -311,6 +311,22 @@ describe('a session ends at once: role change, password reset, logout', () => {
     await stack.expectCall(adminOnly, 403, { as: user.token });
   });
 
+  it('checks many sessions in one go: only those that stand with the claimed role', async () => {
+    const kept = await stack.createUser();
+    const [loggedOut, demoted] = [await stack.createUser(), await stack.createUser({ role: 'admin' })];
+    await stack.expectCall(authContract.logout, 200, { as: loggedOut.token });
+    await stack.expectCall(userContract.update, 200, { as: admin, ...edit(demoted, { role: 'user' }) });
+    const claimsOf = (user: TestUser) => {
+      const { id, role, sid } = stack.app.jwt.decode<{ id: number; role: 'user' | 'admin'; sid: string }>(user.token)!;
+      return { id, role, sid };
+    };
+    const claims = [kept, loggedOut, demoted].map(claimsOf);
+    const forged = { ...claims[0]!, id: loggedOut.id };
+    expect(await stack.deps.sessions.standing([...claims, { ...claims[0]!, sid: 'not-a-uuid' }])).toEqual(new Set([claims[0]!.sid]));
+    expect(await stack.deps.sessions.standing([forged])).toEqual(new Set());
+    expect(await stack.deps.sessions.standing([])).toEqual(new Set());
+  });
+
   it('another API node on the same database hears of the change (NOTIFY), well within its cache lifetime', async () => {
     const listener = createNotificationListener(stack.db.url);
     const sessions = createSessionGuard({ pool: stack.runtime.pool, listener, ttlMs: 60_000 });

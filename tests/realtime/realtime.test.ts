@@ -185,6 +185,22 @@ describe('chat and presence across two nodes', () => {
     await stack.expectCall(chatContract.deleteChat, 404, { as: admin, params: { chatId: target![0] } });
   });
 
+  it("a demotion on node A drops that user's socket on node B at once; other sockets stay", async () => {
+    const demoted = await stack.createUser({ role: 'admin' });
+    const socket = await open(urlB, demoted.token);
+    const dropped = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    const changedAt = Date.now();
+    await stack.expectCall(userContract.update, 200, {
+      as: admin,
+      params: { userId: demoted.id },
+      body: { username: demoted.username, showName: demoted.showName, role: 'user', password: '' },
+    });
+    expect(await dropped).toBe('io server disconnect');
+    // The bulk sweep comes only once a minute: this was the change notification.
+    expect(Date.now() - changedAt).toBeLessThan(5_000);
+    expect([aliceA.connected, bobB.connected]).toEqual([true, true]);
+  });
+
   it('node B crashes (kill -9): its users leave `online` within the expiry, with nobody cleaning up', async () => {
     nodeB.kill('SIGKILL');
     const killedAt = Date.now();

@@ -28,8 +28,14 @@ import type { Presence } from './presence.ts';
 import { createThrottle } from './throttle.ts';
 
 export const SOCKET_PATH = '/socket.io';
-/** How often every node checks that its sockets' sessions still stand (a logout or demotion drops them). */
-const SESSION_CHECK_MS = 15_000;
+/**
+ * How often a node checks all its sockets' sessions in bulk. A logout, password reset or demotion drops the
+ * session's sockets at once (the session guard hears of every change); the sweep only covers a change
+ * notification lost with a dropped database connection.
+ */
+const SESSION_SWEEP_MS = 60_000;
+/** Sessions per bulk check query. */
+const SESSION_SWEEP_CHUNK = 5_000;
 /** At most one scoreboard notice per contest per this many ms, the last one always delivered. */
 const SCOREBOARD_NOTICE_MS = 1_000;
 /** At most one `online` push per node per this many ms, the last one always delivered. */
@@ -187,26 +193,27 @@ export async function startRealtime(options: RealtimeOptions): Promise<Realtime>
   };
   const unsubscribe = options.notices.subscribe(onNotice);
 
-  // Sessions end elsewhere too (logout, a password reset, a demotion): such sockets leave.
-  const sessionCheck = setInterval(() => {
-    for (const raw of io.of('/').sockets.values()) {
-      const socket = raw as OtogSocket;
-      const { user, sid } = socket.data;
-      if (!user) continue;
-      safely(
-        'session check',
-        deps.sessions.isCurrent({ id: user.id, role: user.role, sid }).then((current) => {
-          if (!current) socket.disconnect(true);
-        }),
-      );
+  // Sessions end elsewhere too (logout, a password reset, a demotion): the sockets of such a session leave.
+  const signedInSockets = () => [...io.of('/').sockets.values()].map((raw) => raw as OtogSocket).filter((socket) => socket.data.user);
+  const dropEnded = async (sockets: readonly OtogSocket[]) => {
+    for (let first = 0; first < sockets.length; first += SESSION_SWEEP_CHUNK) {
+      const chunk = sockets.slice(first, first + SESSION_SWEEP_CHUNK);
+      const standing = await deps.sessions.standing(chunk.map(({ data }) => ({ id: data.user.id, role: data.user.role, sid: data.sid })));
+      for (const socket of chunk) if (!standing.has(socket.data.sid)) socket.disconnect(true);
     }
-  }, SESSION_CHECK_MS);
-  sessionCheck.unref();
+  };
+  const stopWatchingSessions = deps.sessions.onChange((change) => {
+    const affected = signedInSockets().filter(({ data }) => ('userId' in change ? data.user.id === change.userId : data.sid === change.familyId));
+    if (affected.length > 0) safely('session check', dropEnded(affected));
+  });
+  const sessionSweep = setInterval(() => safely('session sweep', dropEnded(signedInSockets())), SESSION_SWEEP_MS);
+  sessionSweep.unref();
 
   return {
     io,
     async close() {
-      clearInterval(sessionCheck);
+      clearInterval(sessionSweep);
+      stopWatchingSessions();
       unsubscribe();
       scoreboard.cancel();
       onlineChanged.cancel();

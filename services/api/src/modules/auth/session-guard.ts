@@ -39,8 +39,12 @@ export interface SessionClaims {
 
 export interface SessionGuard {
   isCurrent(claims: SessionClaims): Promise<boolean>;
+  /** The sids of `claims` whose sessions still stand, in one query (long-lived connections checked in bulk). */
+  standing(claims: readonly SessionClaims[]): Promise<Set<string>>;
   /** After a change committed on this node: drop what is cached about it now (others hear the NOTIFY). */
   forget(change: SessionChange): void;
+  /** Calls `listener` with every change this node learns of (its own and other nodes'); returns the unsubscribe. */
+  onChange(listener: (change: SessionChange) => void): () => void;
   close(): void;
 }
 
@@ -60,11 +64,13 @@ export function createSessionGuard(options: { pool: Queryable; listener: Notific
   const cache = new Map<string, SessionState>();
   // Bumped by every forget: a lookup that started before a change must not cache what it read.
   let epoch = 0;
+  const listeners = new Set<(change: SessionChange) => void>();
 
   const forget = (change: SessionChange) => {
     epoch += 1;
     if ('familyId' in change) cache.delete(change.familyId);
     else for (const [sid, state] of cache) if (state.userId === change.userId) cache.delete(sid);
+    for (const listener of listeners) listener(change);
   };
   const unsubscribe = options.listener.on(SESSION_CHANNEL, (payload) => {
     const change = decode(payload);
@@ -93,7 +99,25 @@ export function createSessionGuard(options: { pool: Queryable; listener: Notific
       }
       return state.active && state.role === claims.role;
     },
+    async standing(claims) {
+      const valid = claims.filter((claim) => UUID.test(claim.sid));
+      if (valid.length === 0) return new Set();
+      const rows = (await options.pool.any(sql.unsafe`
+        SELECT DISTINCT t.family_id::text AS sid, a.id, a.role
+        FROM refresh_tokens t JOIN accounts a ON a.id = t.user_id
+        WHERE t.family_id = ANY(${sql.array(valid.map((claim) => claim.sid), 'uuid')}) AND t.revoked_at IS NULL`)) as ReadonlyArray<{ sid: string; id: number; role: Role }>;
+      const active = new Map(rows.map((row) => [row.sid, row]));
+      const stands = (claim: SessionClaims) => {
+        const row = active.get(claim.sid.toLowerCase());
+        return row?.id === claim.id && row.role === claim.role;
+      };
+      return new Set(valid.filter(stands).map((claim) => claim.sid));
+    },
     forget,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close: unsubscribe,
   };
 }
