@@ -271,7 +271,7 @@ export async function benchContests(context: BenchContext): Promise<BenchResult>
       await pool.transaction(async (tx) => {
         for (const p of plan.slice(from, to)) {
           const events = [created(p)];
-          if (p.score !== null) events.push(verdictEvent(contestId, p.submissionId, p.score, new Date(p.at + 2_000).toISOString()));
+          if (p.score !== null) events.push(verdictEvent(`contest:${contestId}`, p.submissionId, p.score, new Date(p.at + 2_000).toISOString()));
           await stack.runtime.store.appendInTransaction(tx, `submission-${p.submissionId}`, events, { expectedVersion: 'none' });
         }
       });
@@ -433,7 +433,7 @@ export async function benchContests(context: BenchContext): Promise<BenchResult>
     await inChunks('remaining verdicts', leftover.length, 500, 2, async (from, to) => {
       await pool.transaction(async (tx) => {
         for (const v of leftover.slice(from, to)) {
-          await stack.runtime.store.appendInTransaction(tx, `submission-${v.submissionId}`, [verdictEvent(contestId, v.submissionId, v.score)], { expectedVersion: 1 });
+          await stack.runtime.store.appendInTransaction(tx, `submission-${v.submissionId}`, [verdictEvent(`contest:${contestId}`, v.submissionId, v.score)], { expectedVersion: 1 });
         }
       });
     });

@@ -115,7 +115,7 @@ function tallyStream(tally: LogTally): Writable {
 const CLOCK_TICKS_PER_SECOND = 100;
 
 /** utime + stime of a process in ms, and its parent pid, from /proc (null when it is gone). */
-function processStat(pid: number): { ppid: number; cpuMs: number } | null {
+export function processStat(pid: number): { ppid: number; cpuMs: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces and parentheses): state ppid ... utime(14) stime(15).
@@ -127,7 +127,7 @@ function processStat(pid: number): { ppid: number; cpuMs: number } | null {
 }
 
 /** CPU of the postmaster and each of its children (backends, walwriter, autovacuum, ...), ms by pid. */
-function clusterCpuMs(postmaster: number): Map<number, number> {
+export function clusterCpuMs(postmaster: number): Map<number, number> {
   const byPid = new Map<number, number>();
   const own = processStat(postmaster);
   if (own) byPid.set(postmaster, own.cpuMs);

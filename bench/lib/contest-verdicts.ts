@@ -92,8 +92,8 @@ export interface VerdictStreamResult {
   readonly probeScores: Readonly<Record<number, Readonly<Record<number, number>>>>;
 }
 
-/** A SubmissionJudged for a submission's first judging: one subtask of 10 tests, `score` out of 100. */
-export function verdictEvent(contestId: number, submissionId: number, score: number, occurredAt?: string): NewEvent {
+/** A SubmissionJudged for a submission's first judging: one subtask of 10 tests, `score` out of 100, in `scope` (`contest:<id>`, `user:<id>`). */
+export function verdictEvent(scope: string, submissionId: number, score: number, occurredAt?: string): NewEvent {
   const accepted = score === 100;
   const passed = Math.round(score / 10);
   const verdicts = Array.from({ length: 10 }, (_, k) => ({
@@ -105,7 +105,7 @@ export function verdictEvent(contestId: number, submissionId: number, score: num
   }));
   return {
     type: 'SubmissionJudged',
-    scope: `contest:${contestId}`,
+    scope,
     ...(occurredAt ? { occurredAt } : {}),
     data: {
       submissionId,
@@ -194,7 +194,7 @@ async function childStream(spec: VerdictStreamSpec, send: (reply: Reply) => void
   let probesAppended = 0;
   const append = async (submissionId: number, score: number): Promise<number> => {
     const t0 = performance.now();
-    await store.append(`submission-${submissionId}`, [verdictEvent(spec.contestId, submissionId, score)], { expectedVersion: 1 });
+    await store.append(`submission-${submissionId}`, [verdictEvent(`contest:${spec.contestId}`, submissionId, score)], { expectedVersion: 1 });
     const elapsed = performance.now() - t0;
     appendTimes.push(elapsed);
     return elapsed;
