@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web,contests,realtime [--merge]] [--out PATH]`
+ * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web,contests,realtime,ratings [--merge]] [--out PATH]`
  *
  * Starts Postgres (fsync off, like the test cluster) and the Kafka mock when DATABASE_URL / KAFKA_BROKERS
  * are not set, plus a durable Postgres for the durable append figures; runs the benchmarks; prints the
@@ -26,6 +26,7 @@ import { loadAverage, machineInfo, postgresInfo, type PostgresInfo } from './lib
 import { printResult, renderReport, type BenchResult, type Remeasure, type ReportContext } from './lib/report.ts';
 import { benchStopping, cleanupAll, startBenchServices, startDurableCluster } from './lib/services.ts';
 import { benchProjection } from './projection.ts';
+import { benchRatings } from './ratings-rules.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchRebuild } from './rebuild.ts';
 import { benchRelay } from './relay.ts';
@@ -43,6 +44,7 @@ const BENCHES = {
   web: benchWeb,
   contests: benchContests,
   realtime: benchRealtime,
+  ratings: benchRatings,
 } as const satisfies Record<string, (context: BenchContext) => Promise<BenchResult>>;
 type BenchId = keyof typeof BENCHES;
 

@@ -1,0 +1,165 @@
+/**
+ * The Elo-MMR rule on its own (projections/src/ratings/rules/elo-mmr.ts), single thread, no services:
+ *
+ * 1. one contest of 10,000 participants, once all newcomers and once all veterans with a full history;
+ *    the slower field is reported (median of 3 after a warm-up);
+ * 2. re-rating 500 contests × 2,000 participants from scratch (--quick: 50), the participants drawn from a
+ *    pool of 20,000 users with a seeded generator, ranks from a hidden skill plus noise with ties.
+ *
+ * Standings are generated before the clock starts; only rateContest is timed. `node bench/ratings-rules.ts
+ * [--quick]` prints the figures.
+ */
+import { ELO_MMR_PARAMS, rateContest, type PlayerState, type Standing } from '@otog/projections/ratings/rules/elo-mmr';
+import type { BenchContext } from './lib/context.ts';
+import type { BenchResult } from './lib/report.ts';
+import { int, ms } from './lib/stats.ts';
+
+const ONE_CONTEST_PARTICIPANTS = 10_000;
+const REPLAY_CONTESTS = 500;
+const QUICK_REPLAY_CONTESTS = 50;
+const REPLAY_PARTICIPANTS = 2_000;
+const USER_POOL = 20_000;
+const DAY_MS = 86_400_000;
+const FIRST_CONTEST_END = Date.UTC(2024, 0, 1);
+const SEED = 20_210_419;
+
+export interface RatingRulesResult {
+  /** The slower of the newcomer and the veteran field. */
+  readonly oneContestMs: number;
+  readonly participants: number;
+  readonly replayMs: number;
+  readonly contests: number;
+  readonly perContest: number;
+}
+
+export async function benchRatingRules(quick: boolean): Promise<RatingRulesResult> {
+  const random = mulberry32(SEED);
+  const oneContestMs = Math.max(timeOneContest(new Map(), random), timeOneContest(veteranField(random), random));
+  const contests = quick ? QUICK_REPLAY_CONTESTS : REPLAY_CONTESTS;
+  const replayMs = timeReplay(replayStandings(contests, random));
+  return { oneContestMs, participants: ONE_CONTEST_PARTICIPANTS, replayMs, contests, perContest: REPLAY_PARTICIPANTS };
+}
+
+/** The rule's figures as a report section (`npm run bench -- --only ratings`). */
+export async function benchRatings(context: BenchContext): Promise<BenchResult> {
+  const result = await benchRatingRules(context.quick);
+  return {
+    id: 'ratings',
+    title: 'Ratings: the Elo-MMR rule',
+    method: [
+      'projections/src/ratings/rules/elo-mmr.ts alone (the exact logistic variant), single thread, no database: standings are generated before the clock starts and only `rateContest` is timed.',
+      `One contest of ${int(result.participants)}: once all newcomers, once all veterans with a full history of performances; the slower field, median of 3 after a warm-up.`,
+      `Re-rating from scratch: ${result.contests} contests × ${int(result.perContest)} participants drawn from a pool of ${int(USER_POOL)} users (seeded), ranks from a hidden skill plus noise, scores rounded so that ties occur.`,
+    ],
+    figures: [
+      { name: `Rating one contest of ${int(result.participants)}`, value: result.oneContestMs, unit: 'ms', display: `${ms(result.oneContestMs)} ms`, target: { op: '<', value: 1_000, text: '< 1 s' } },
+      {
+        name: `Re-rating ${result.contests} contests × ${int(result.perContest)} from scratch`,
+        value: result.replayMs / 1000,
+        unit: 's',
+        display: `${(result.replayMs / 1000).toFixed(1)} s`,
+        ...(context.quick ? {} : { target: { op: '<' as const, value: 30, text: '< 30 s' } }),
+      },
+    ],
+    tables: [],
+    notes: [
+      `${ms(result.replayMs / result.contests)} ms a contest of ${int(result.perContest)} in the re-rating.`,
+      'The rule only: reading the standings from the read models and writing the results is measured with the ratings projection.',
+    ],
+  };
+}
+
+function timeOneContest(previous: ReadonlyMap<number, PlayerState>, random: () => number): number {
+  const standings = rankedBySkill(
+    Array.from({ length: ONE_CONTEST_PARTICIPANTS }, (_, index) => index + 1),
+    (userId) => previous.get(userId)?.mu ?? ELO_MMR_PARAMS.initialMu,
+    random,
+  );
+  const end = FIRST_CONTEST_END + 400 * DAY_MS;
+  rateContest(previous, standings, end); // warm-up
+  const samples = [0, 1, 2].map(() => {
+    const started = performance.now();
+    rateContest(previous, standings, end);
+    return performance.now() - started;
+  });
+  return samples.sort((a, b) => a - b)[1]!;
+}
+
+/** Veterans with a full history: performances scattered around their rating, weights decayed by age. */
+function veteranField(random: () => number): Map<number, PlayerState> {
+  const { beta, historyLimit } = ELO_MMR_PARAMS;
+  const field = new Map<number, PlayerState>();
+  for (let userId = 1; userId <= ONE_CONTEST_PARTICIPANTS; userId++) {
+    const mu = 1500 + 350 * gaussian(random);
+    const history = Array.from({ length: historyLimit }, (_, age) => ({
+      performance: mu + beta * gaussian(random),
+      weight: 0.7 ** (historyLimit - 1 - age) / beta ** 2,
+    }));
+    const anchor = { mu, weight: 1 / 350 ** 2 };
+    const sigma = 1 / Math.sqrt(history.reduce((total, term) => total + term.weight, anchor.weight));
+    const lastContestAt = FIRST_CONTEST_END + Math.floor(random() * 400) * DAY_MS;
+    field.set(userId, { mu, sigma, anchor, history, lastContestAt, contests: historyLimit + Math.floor(random() * 50) });
+  }
+  return field;
+}
+
+function replayStandings(contests: number, random: () => number): Standing[][] {
+  const skills = Array.from({ length: USER_POOL }, () => 1500 + 400 * gaussian(random));
+  const pool = Array.from({ length: USER_POOL }, (_, index) => index + 1);
+  return Array.from({ length: contests }, () => {
+    // A partial Fisher-Yates shuffle draws this contest's participants.
+    for (let index = 0; index < REPLAY_PARTICIPANTS; index++) {
+      const swap = index + Math.floor(random() * (USER_POOL - index));
+      [pool[index], pool[swap]] = [pool[swap]!, pool[index]!];
+    }
+    return rankedBySkill(pool.slice(0, REPLAY_PARTICIPANTS), (userId) => skills[userId - 1]!, random);
+  });
+}
+
+function timeReplay(contests: readonly Standing[][]): number {
+  const states = new Map<number, PlayerState>();
+  const started = performance.now();
+  contests.forEach((standings, index) => {
+    for (const [userId, state] of rateContest(states, standings, FIRST_CONTEST_END + index * 3.5 * DAY_MS)) states.set(userId, state);
+  });
+  return performance.now() - started;
+}
+
+/** Competition ranks from skill plus noise; scores rounded to 25 points give ties, as judge scores do. */
+function rankedBySkill(userIds: readonly number[], skillOf: (userId: number) => number, random: () => number): Standing[] {
+  const scored = userIds.map((userId) => ({ userId, score: Math.round((skillOf(userId) + 200 * gaussian(random)) / 25) }));
+  scored.sort((a, b) => b.score - a.score || a.userId - b.userId);
+  const standings: Standing[] = [];
+  scored.forEach(({ userId, score }, index) => {
+    const previous = standings[index - 1];
+    standings.push({ userId, rank: previous && scored[index - 1]!.score === score ? previous.rank : index + 1 });
+  });
+  return standings;
+}
+
+/** mulberry32: a small seeded generator, so every run draws the same contests. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** A standard normal draw (Box-Muller). */
+function gaussian(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+if (import.meta.main) {
+  const quick = process.argv.includes('--quick');
+  const result = await benchRatingRules(quick);
+  console.log(`Elo-MMR, one contest of ${result.participants.toLocaleString('en-US')}: ${result.oneContestMs.toFixed(1)} ms (target < 1,000 ms)`);
+  console.log(
+    `Elo-MMR, re-rating ${result.contests} contests × ${result.perContest.toLocaleString('en-US')}: ${(result.replayMs / 1000).toFixed(2)} s ` +
+      `(${(result.replayMs / result.contests).toFixed(1)} ms a contest; target < 30 s for 500)`,
+  );
+}
