@@ -14,7 +14,8 @@ import {
   SubmissionCreated,
   SubmissionJudged,
 } from '@otog/schemas/events';
-import { scoreCell, type JournalEntry } from './rules/journal.ts';
+import { CellKeySchema, createJournalTable, journalRejudge, journalSubmission, journalVerdict, readJudgedEntries, type CellKey } from './journal-upkeep.ts';
+import { scoreCell } from './rules/journal.ts';
 
 type Tables = SlotTables<'settings' | 'problem_scores' | 'entries' | 'cells' | 'history'>;
 type Tx = DatabaseTransactionConnection;
@@ -38,19 +39,7 @@ function scoreChanged(context: FoldContext, { contestId, userId, problemId }: Ce
   });
 }
 
-const SubtaskPointsSchema = z.array(z.object({ score: z.number(), fullScore: z.number() }));
-
-const JournalRowSchema = z.object({
-  submissionId: z.number().int(),
-  submittedAt: z.number(),
-  status: z.enum(['accept', 'reject']),
-  score: z.number().int(),
-  subtasks: SubtaskPointsSchema,
-});
-
 const ScoringSettingsSchema = z.object({ gradingMode: GradingModeSchema, contestStart: z.number() });
-const CellKeySchema = z.object({ contestId: z.number().int(), userId: z.number().int(), problemId: z.number().int() });
-type CellKey = z.infer<typeof CellKeySchema>;
 
 /**
  * Contest scores, folded from the contest's submissions and their verdicts by the pure scoring rules
@@ -87,16 +76,7 @@ export const contestScoresProjection = defineProjection({
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.problem_scores} (
       problem_id  integer PRIMARY KEY,
       score       integer NOT NULL)`);
-    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.entries} (
-      submission_id  integer     PRIMARY KEY,
-      contest_id     integer     NOT NULL,
-      user_id        integer     NOT NULL,
-      problem_id     integer     NOT NULL,
-      submitted_at   timestamptz NOT NULL,
-      judging        integer     NOT NULL,
-      status         text        NOT NULL,
-      score          integer,
-      subtasks       jsonb)`);
+    await createJournalTable(tx, t.entries);
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.cells} (
       contest_id           integer     NOT NULL,
       user_id              integer     NOT NULL,
@@ -114,10 +94,7 @@ export const contestScoresProjection = defineProjection({
       user_id        integer NOT NULL,
       problem_id     integer NOT NULL,
       score          integer NOT NULL)`);
-    const index = (table: keyof Tables, suffix: string) => sql.identifier([`${t[table].names[0]}_${suffix}`]);
-    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('entries', 'cell')} ON ${t.entries} (contest_id, user_id, problem_id)`);
-    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('entries', 'problem')} ON ${t.entries} (problem_id)`);
-    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('history', 'cell')} ON ${t.history} (contest_id, user_id, problem_id)`);
+    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${sql.identifier([`${t.history.names[0]}_cell`])} ON ${t.history} (contest_id, user_id, problem_id)`);
   },
   on: {
     async [ContestCreated.type](tx, { data }, t) {
@@ -170,26 +147,14 @@ export const contestScoresProjection = defineProjection({
     },
     async [SubmissionCreated.type](tx, { data, occurredAt: at, streamPosition }, t) {
       // Waiting submissions score nothing: the cell changes only when a verdict arrives.
-      if (data.contestId === null) return;
-      await tx.query(sql.unsafe`
-        INSERT INTO ${t.entries} (submission_id, contest_id, user_id, problem_id, submitted_at, judging, status)
-        SELECT ${data.submissionId}, ${data.contestId}, ${data.userId}, ${data.problemId}, ${at}::timestamptz, ${streamPosition}, 'waiting'
-        WHERE EXISTS (SELECT 1 FROM ${t.settings} WHERE contest_id = ${data.contestId})
-        ON CONFLICT (submission_id) DO NOTHING`);
+      await journalSubmission(tx, { entries: t.entries, contests: t.settings }, data, at, streamPosition);
     },
     async [RejudgeRequested.type](tx, { data, streamPosition }, t, context) {
-      const cell = await tx.maybeOne(sql.type(CellKeySchema)`
-        UPDATE ${t.entries} SET judging = ${streamPosition}, status = 'waiting', score = NULL, subtasks = NULL
-        WHERE submission_id = ${data.submissionId} AND judging < ${streamPosition}
-        RETURNING contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId"`);
+      const cell = await journalRejudge(tx, t.entries, data.submissionId, streamPosition);
       if (cell) await rescore(tx, t, cell, context);
     },
     async [SubmissionJudged.type](tx, { data }, t, context) {
-      const subtasks = data.subtaskResults.map(({ score, fullScore }) => ({ score, fullScore }));
-      const cell = await tx.maybeOne(sql.type(CellKeySchema)`
-        UPDATE ${t.entries} SET status = ${data.status}, score = ${data.score}, subtasks = ${sql.jsonb(subtasks)}
-        WHERE submission_id = ${data.submissionId} AND judging = ${data.judging}
-        RETURNING contest_id AS "contestId", user_id AS "userId", problem_id AS "problemId"`);
+      const cell = await journalVerdict(tx, t.entries, data);
       if (cell) await rescore(tx, t, cell, context);
     },
   },
@@ -203,12 +168,7 @@ async function rescore(tx: Tx, t: Tables, cell: CellKey, context: FoldContext): 
     SELECT grading_mode AS "gradingMode", extract(epoch FROM time_start)::float8 * 1000 AS "contestStart"
     FROM ${t.settings} WHERE contest_id = ${contestId}`);
   if (!settings) return;
-  const journal: JournalEntry[] = [
-    ...(await tx.any(sql.type(JournalRowSchema)`
-      SELECT submission_id AS "submissionId", extract(epoch FROM submitted_at)::float8 * 1000 AS "submittedAt", status, score,
-        COALESCE(subtasks, '[]'::jsonb) AS subtasks
-      FROM ${t.entries} WHERE ${where} AND status IN ('accept', 'reject') ORDER BY submission_id`)),
-  ].map((row) => ({ ...row, userId, problemId }));
+  const journal = await readJudgedEntries(tx, t.entries, where);
   if (journal.length === 0) {
     const removed = await tx.maybeOneFirst(sql.unsafe`DELETE FROM ${t.cells} WHERE ${where} RETURNING id`);
     await tx.query(sql.unsafe`DELETE FROM ${t.history} WHERE ${where}`);
