@@ -6,9 +6,19 @@ import { contestScoreFeed, contestScoresProjection } from './contest-scores/cont
 import { contestsProjection } from './contests/contests.projection.ts';
 import { judgeProblemsProjection } from './judge-problems/judge-problems.projection.ts';
 import { problemsProjection } from './problems/problems.projection.ts';
+import { ratingsProjection } from './ratings/ratings.projection.ts';
 import { submissionsProjection } from './submissions/submissions.projection.ts';
 
-export { announcementsProjection, chatProjection, contestScoresProjection, contestsProjection, judgeProblemsProjection, problemsProjection, submissionsProjection };
+export {
+  announcementsProjection,
+  chatProjection,
+  contestScoresProjection,
+  contestsProjection,
+  judgeProblemsProjection,
+  problemsProjection,
+  ratingsProjection,
+  submissionsProjection,
+};
 
 // Each projection owns the queries on its read model; the API reads only through them.
 export { announcementQueries, type AnnouncementQueries } from './announcements/announcements.queries.ts';
@@ -16,6 +26,7 @@ export { CHAT_NOTICE } from './chat/chat.projection.ts';
 export { createChatQueries, type ChatQueries } from './chat/chat.queries.ts';
 export { createContestQueries, type ContestProblemRow, type ContestQueries, type ContestRecord } from './contests/contests.queries.ts';
 export { createContestScoreQueries, type CellRow, type ContestScoreQueries, type HistoryRow, type JudgedEntry } from './contest-scores/contest-scores.queries.ts';
+export { createRatingQueries, type RatingQueries, type RatedContest } from './ratings/ratings.queries.ts';
 export { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord } from './problems/problems.queries.ts';
 export {
   createSubmissionQueries,
@@ -41,6 +52,7 @@ export const allProjections: readonly ProjectionDefinition[] = [
   contestsProjection,
   contestScoresProjection,
   chatProjection,
+  ratingsProjection,
 ];
 
 /** The read-model changes published to Kafka topics of their own when scaled (beside the event topics). */

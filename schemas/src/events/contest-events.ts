@@ -76,6 +76,18 @@ export const ContestScoreboardRevealed = defineEvent({
   schema: z.object({ contestId: id, freezeAt: instant }).strict(),
 });
 
+/**
+ * [ours] The contest's end `timeEnd` has passed: appended by the end scheduler at (or, after downtime, soon
+ * after) that moment, so folds that act on an end (ratings) read it from the log, never from a clock. It
+ * names the end it confirms: after an edit moves the end, the contest is final again only once the new end
+ * has its own ContestEnded.
+ */
+export const ContestEnded = defineEvent({
+  type: 'ContestEnded',
+  scopes: ['contest'],
+  schema: z.object({ contestId: id, timeEnd: instant }).strict(),
+});
+
 export const contestEvents = [
   ContestCreated,
   ContestEdited,
@@ -84,4 +96,5 @@ export const contestEvents = [
   ContestProblemRemoved,
   ContestantSignedUp,
   ContestScoreboardRevealed,
+  ContestEnded,
 ] as const;

@@ -6,7 +6,7 @@ import type { SampleStreams } from './index.ts';
 // (contests 42-43, problems 54-56, users 21-24, submissions 520-531).
 const may4 = (time: string) => `2024-05-04T${time}:00.000Z`;
 
-const round: ContestSettings = {
+export const round: ContestSettings = {
   name: 'OTOG Round 42',
   mode: 'rated',
   gradingMode: 'classic',
@@ -18,7 +18,7 @@ const round: ContestSettings = {
 };
 const icpc: ContestSettings = { ...round, name: 'OTOG ICPC mock', gradingMode: 'acm', scoreboardPolicy: 'AFTER_CONTEST', freezeAt: null };
 
-const contestEvent = (contestId: number, occurredAt: string, type: string, data: Record<string, unknown>): NewEvent => ({
+export const contestEvent = (contestId: number, occurredAt: string, type: string, data: Record<string, unknown>): NewEvent => ({
   type,
   scope: `contest:${contestId}`,
   occurredAt,
@@ -28,7 +28,7 @@ const contestEvent = (contestId: number, occurredAt: string, type: string, data:
 const scopeOf = (userId: number, contestId: number | null) => (contestId === null ? `user:${userId}` : `contest:${contestId}`);
 
 /** A submission's first event: judging 1 is the stream position of this event. */
-const submitted = (submissionId: number, userId: number, problemId: number, contestId: number | null, occurredAt: string): NewEvent => ({
+export const submitted = (submissionId: number, userId: number, problemId: number, contestId: number | null, occurredAt: string): NewEvent => ({
   type: 'SubmissionCreated',
   scope: scopeOf(userId, contestId),
   occurredAt,
@@ -47,7 +47,7 @@ const submitted = (submissionId: number, userId: number, problemId: number, cont
  * One judging's verdict. Each subtask is [passed tests, tests] with one point per test, so the raw
  * points are the passed tests and the score is scaled to a full score of 100 as the judge does.
  */
-const judged = (submissionId: number, judging: number, scope: string, subtasks: ReadonlyArray<readonly [number, number]>, occurredAt: string): NewEvent => {
+export const judged = (submissionId: number, judging: number, scope: string, subtasks: ReadonlyArray<readonly [number, number]>, occurredAt: string): NewEvent => {
   const raw = subtasks.reduce((total, [passed]) => total + passed, 0);
   const full = subtasks.reduce((total, [, tests]) => total + tests, 0);
   return {
@@ -100,14 +100,14 @@ const compileError = (submissionId: number, judging: number, scope: string, occu
   },
 });
 
-const rejudge = (submissionId: number, scope: string, occurredAt: string): NewEvent => ({
+export const rejudge = (submissionId: number, scope: string, occurredAt: string): NewEvent => ({
   type: 'RejudgeRequested',
   scope,
   occurredAt,
   data: { submissionId, requestedBy: 1 },
 });
 
-const configured = (problemId: number, score: number, occurredAt: string): NewEvent => ({
+export const configured = (problemId: number, score: number, occurredAt: string): NewEvent => ({
   type: 'ProblemJudgingConfigured',
   scope: `problem:${problemId}`,
   occurredAt,

@@ -4,6 +4,7 @@ import { chatSamples } from './chat.ts';
 import { contestScoresSamples } from './contest-scores.ts';
 import { contestsSamples } from './contests.ts';
 import { problemsSamples } from './problems.ts';
+import { ratingsSamples } from './ratings.ts';
 import { submissionsSamples } from './submissions.ts';
 
 /** [streamId, events] pairs a projection folds in the redelivery test. */
@@ -16,6 +17,7 @@ const productSamples: Record<string, SampleStreams> = {
   chat: chatSamples,
   contests: contestsSamples,
   contest_scores: contestScoresSamples,
+  ratings: ratingsSamples,
 };
 
 /** Sample streams for every projection: [streamId, events]. Add one when a projection is added. */
