@@ -5,15 +5,13 @@
  * judge would, and each helper waits for the read models it feeds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from '@otog/platform/db/pool';
-import type { NewEvent } from '@otog/platform/eventstore/event-store';
-import type { Position } from '@otog/platform/eventstore/position';
 import { announcementContract } from '@otog/schemas/api/announcement';
 import { contestContract as contract, type Contest, type ContestInput, type Scoreboard } from '@otog/schemas/api/contest';
 import type { RouteContract } from '@otog/schemas/api/contract';
 import { problemContract } from '@otog/schemas/api/problem';
 import { submissionContract, type Submission } from '@otog/schemas/api/submission';
 import type { GradingMode, ScoreboardPolicy } from '@otog/schemas/common/contest';
+import { contestKit, finished, HOUR, iso, MINUTE, nowSecond, pause, pending, running, SOURCE, type Status } from './support/contest-kit.ts';
 import { startStack, type CallOptions, type Stack, type TestUser } from './support/stack.ts';
 
 let stack: Stack;
@@ -28,77 +26,7 @@ afterAll(() => stack?.stop());
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const iso = (ms: number) => new Date(ms).toISOString();
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Whole seconds, so the times a test computes with are exactly the stored ones. */
-const nowSecond = () => Math.floor(Date.now() / 1000) * 1000;
-const running = () => ({ timeStart: iso(nowSecond() - HOUR), timeEnd: iso(nowSecond() + HOUR) });
-const pending = () => ({ timeStart: iso(nowSecond() + HOUR), timeEnd: iso(nowSecond() + 2 * HOUR) });
-const finished = () => ({ timeStart: iso(nowSecond() - 2 * HOUR), timeEnd: iso(nowSecond() - HOUR) });
-
-const settings = (overrides: Partial<ContestInput> = {}): ContestInput =>
-  ({ name: 'Contest', mode: 'unrated', gradingMode: 'classic', scoreboardPolicy: 'DURING_CONTEST', ...running(), ...overrides });
-
-async function createContest(overrides: Partial<ContestInput> = {}, problemIds: number[] = []): Promise<Contest> {
-  const contest = await stack.expectCall(contract.createContest, 200, { as: admin, body: settings(overrides) });
-  if (problemIds.length > 0) await addProblems(contest.id, problemIds);
-  return contest;
-}
-const addProblems = (contestId: number, problemIds: number[]) =>
-  stack.expectCall(contract.putProblemToContest, 200, { as: admin, params: { contestId }, body: problemIds.map((problemId) => ({ problemId })) });
-const patch = (contestId: number, body: Partial<ContestInput>) => stack.expectCall(contract.patchContest, 200, { as: admin, params: { contestId }, body });
-const signUp = (contestId: number, user: TestUser) => stack.expectCall(contract.contestSignUp, 200, { as: admin, params: { contestId }, body: { userId: user.id } });
-
-/** A problem made from its events (the problem routes are another module's). */
-async function problem(name: string, options: { show?: boolean; score?: number } = {}): Promise<number> {
-  const problemId = Number(await stack.deps.pool.oneFirst(sql.unsafe`SELECT nextval('problem_ids')`));
-  const scope = `problem:${problemId}`;
-  const appended = await stack.deps.store.append(`problem-${problemId}`, [
-    { type: 'ProblemDetailsSet', scope, data: { problemId, name, sname: null, case: null } },
-    { type: 'ProblemJudgingConfigured', scope, data: { problemId, score: options.score ?? 100, timeLimit: 1_000, memoryLimit: 256 } },
-    { type: 'ProblemVisibilityChanged', scope, data: { problemId, show: options.show ?? true } },
-  ]);
-  await settle(appended.lastPosition, scope, ['problems', 'contest_scores']);
-  return problemId;
-}
-
-async function settle(position: Position, scope: string, projections: string[]): Promise<void> {
-  for (const name of projections) await stack.deps.projections.waitFor(name, { ...position, scope }, 10_000);
-}
-
-const SOURCE: NonNullable<CallOptions['form']> = { fields: { language: 'cpp' }, files: { sourceCode: { filename: 'a.cpp', content: 'int main(){}\n' } } };
-const upload = (user: TestUser, contestId: number, problemId: number) =>
-  stack.call(submissionContract.uploadFile, { as: user, params: { problemId }, query: { contestId }, form: SOURCE });
-
-/** A contest submission through the upload route; waits until the contest read models have it. */
-async function submit(user: TestUser, contestId: number, problemId: number): Promise<Submission> {
-  const created = await stack.expectCall(submissionContract.uploadFile, 200, { as: user, params: { problemId }, query: { contestId }, form: SOURCE });
-  const [event] = await stack.deps.store.readStream(`submission-${created.id}`);
-  await settle(event!, event!.scope, ['contests', 'contest_scores']);
-  return created;
-}
-
-async function appendToSubmission(submission: Submission, events: Array<Omit<NewEvent, 'scope'>>): Promise<void> {
-  const scope = `contest:${submission.contestId}`;
-  const appended = await stack.deps.store.append(`submission-${submission.id}`, events.map((event) => ({ ...event, scope })));
-  await settle(appended.lastPosition, scope, ['submissions', 'contest_scores']);
-}
-
-type Status = 'accept' | 'reject' | 'compileError';
-/** Subtasks as [raw points, full points]; by default one subtask worth 100 scoring `score`. */
-async function judge(submission: Submission, status: Status, score: number, subtasks: Array<[number, number]> = [[score, 100]], stale = false) {
-  const stream = await stack.deps.store.readStream(`submission-${submission.id}`);
-  const requests = stream.filter((event) => event.type === 'SubmissionCreated' || event.type === 'RejudgeRequested');
-  // stale: a late report of the first judging, overtaken by a rejudge.
-  const judging = (stale ? requests[0] : requests.at(-1))!.streamPosition;
-  const subtaskResults =
-    status === 'compileError' ? [] : subtasks.map(([raw, full], index) => ({ subtaskIndex: index + 1, score: raw, fullScore: full, verdicts: [] }));
-  const result = { status, result: status, score, timeUsed: 5, memUsed: 1_024, errmsg: null, subtaskResults };
-  await appendToSubmission(submission, [{ type: 'SubmissionJudged', data: { submissionId: submission.id, judging, ...result, judgedBy: 'test', attempts: 1 } }]);
-}
-const rejudge = (submission: Submission) => appendToSubmission(submission, [{ type: 'RejudgeRequested', data: { submissionId: submission.id, requestedBy: admin.id } }]);
+const { settings, createContest, addProblems, patch, signUp, problem, settle, upload, submit, judge, rejudge } = contestKit(() => ({ stack, admin }));
 
 const board = (contestId: number, as: TestUser | null = admin, query: Record<string, string> = {}) =>
   stack.expectCall(contract.getContestScoreboard, 200, { as, params: { contestId }, query });

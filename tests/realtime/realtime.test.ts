@@ -152,6 +152,8 @@ describe('chat and presence across two nodes', () => {
     // 150 characters (emoji count as one each) is fine.
     expect((await send(bobB, '😀'.repeat(150))).ok).toBe(true);
     await until('the 150-character message arrives', () => chatsOfAlice.length === 2);
+    // The push comes before the history's fold: wait for it there, then nothing else may have been stored.
+    await until('the history has it', async () => (await history()).length > before.length);
     expect((await history()).length).toBe(before.length + 1);
   });
 

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import { readModel } from '@otog/platform/runner/read-model';
+import { ratingsProjection } from '../ratings/ratings.projection.ts';
+import { ratingOf } from '../ratings/ratings.queries.ts';
 import { SubmissionStatusSchema } from '@otog/schemas/common/judging';
 import {
   PassedUserSchema,
@@ -68,7 +70,7 @@ export function toProblem(record: ProblemRecord): Problem {
 const searchCondition = (search: string | undefined) =>
   idOrTextSearch(search, sql.identifier(['p', 'id']), [sql.identifier(['p', 'name']), sql.identifier(['p', 'sname'])]);
 
-const live = readModel({ p: problemsProjection, s: submissionsProjection });
+const live = readModel({ p: problemsProjection, s: submissionsProjection, r: ratingsProjection });
 
 export type ProblemQueries = ReturnType<typeof createProblemQueries>;
 
@@ -143,9 +145,9 @@ export function createProblemQueries(pool: DatabasePool) {
 
     /** Role-`user` users with an accepted submission on the problem, newest user first, with their latest accepted one. */
     async passedUsers(problemId: number): Promise<PassedUser[]> {
-      const { s } = await live(pool);
+      const { s, r } = await live(pool);
       const rows = await pool.any(sql.type(PassedRow)`
-        SELECT DISTINCT ON (s.user_id) a.id, a.role, a.username, a.show_name AS "showName", a.rating,
+        SELECT DISTINCT ON (s.user_id) a.id, a.role, a.username, a.show_name AS "showName", ${ratingOf(r.ratings, 'a')} AS rating,
           s.id AS "submissionId", s.status, s.public
         FROM ${s.submissions} s JOIN accounts a ON a.id = s.user_id AND a.role = 'user'
         WHERE s.problem_id = ${problemId} AND s.status = 'accept'

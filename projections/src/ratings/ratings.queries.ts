@@ -1,6 +1,7 @@
 /** Reads of the ratings read model: users' current ratings, a user's rated contests, a contest's results. */
 import { z } from 'zod';
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
+import type { SlotTables } from '@otog/platform/runner/projection';
 import { NoLiveSlotError, readModel } from '@otog/platform/runner/read-model';
 import { contestsProjection } from '../contests/contests.projection.ts';
 import { ratingsProjection } from './ratings.projection.ts';
@@ -20,34 +21,28 @@ export type RatedContest = z.infer<typeof RatedContestSchema>;
 
 const ResultSchema = z.object({ userId: z.number().int(), rank: z.number().int(), rating: z.number().int() });
 
-/**
- * The ratings table's live name for joins in other queries (`LEFT JOIN ${table} ur ON ur.user_id = a.id`),
- * or null before the projection's first slot exists (a node starting before the projector).
- */
-export async function liveRatingsTable(db: Queryable) {
-  try {
-    return (await live(db)).r.ratings;
-  } catch (error) {
-    if (error instanceof NoLiveSlotError) return null;
-    throw error;
-  }
+/** A user's current rating as a column (null before a first rated contest), for the accounts row aliased `alias`. */
+export function ratingOf(ratings: SlotTables<'ratings'>['ratings'], alias: string) {
+  return sql.fragment`(SELECT ur.rating FROM ${ratings} ur WHERE ur.user_id = ${sql.identifier([alias, 'id'])})`;
 }
 
-/** `rating` of the accounts row aliased `alias`: its current rating (null before a first rated contest). */
+/** ratingOf with the live table looked up; NULL before the ratings projection's first slot (a node starting early). */
 export async function ratingColumn(db: Queryable, alias: string) {
-  const table = await liveRatingsTable(db);
-  const id = sql.identifier([alias, 'id']);
-  return table === null ? sql.fragment`NULL::integer` : sql.fragment`(SELECT ur.rating FROM ${table} ur WHERE ur.user_id = ${id})`;
+  try {
+    return ratingOf((await live(db)).r.ratings, alias);
+  } catch (error) {
+    if (error instanceof NoLiveSlotError) return sql.fragment`NULL::integer`;
+    throw error;
+  }
 }
 
 export function createRatingQueries(pool: DatabasePool) {
   return {
     /** Current ratings of these users; users never rated are absent. */
     async ratingsOf(userIds: readonly number[]): Promise<Map<number, number>> {
-      const table = await liveRatingsTable(pool);
-      if (table === null || userIds.length === 0) return new Map();
+      const { r } = await live(pool);
       const rows = await pool.any(sql.type(z.object({ userId: z.number().int(), rating: z.number().int() }))`
-        SELECT user_id AS "userId", rating FROM ${table} WHERE user_id = ANY(${sql.array([...userIds], 'int4')})`);
+        SELECT user_id AS "userId", rating FROM ${r.ratings} WHERE user_id = ANY(${sql.array([...userIds], 'int4')})`);
       return new Map(rows.map((row) => [row.userId, row.rating]));
     },
 

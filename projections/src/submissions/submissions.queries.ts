@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import { readModel } from '@otog/platform/runner/read-model';
+import { ratingsProjection } from '../ratings/ratings.projection.ts';
+import { ratingOf } from '../ratings/ratings.queries.ts';
 import { RoleSchema } from '@otog/schemas/api/contract';
 import { LanguageSchema, SubmissionStatusSchema, SubtaskResultSchema } from '@otog/schemas/common/judging';
 import { problemsProjection } from '../problems/problems.projection.ts';
@@ -111,17 +113,17 @@ function conditions(filter: ListFilter, page?: Page): Fragment[] {
 
 const DETAIL_COLUMNS = sql.fragment`, s.source_code AS "sourceCode", s.subtask_results AS "subtaskResults"`;
 
-const live = readModel({ s: submissionsProjection, p: problemsProjection });
+const live = readModel({ s: submissionsProjection, p: problemsProjection, r: ratingsProjection });
 
 export function createSubmissionQueries(pool: DatabasePool) {
   /** `schema` is SubmissionRowSchema, or SubmissionDetailRowSchema with `detail` its extra columns. */
   async function select<T extends z.ZodType>(schema: T, detail: Fragment, where: readonly Fragment[], limit: number) {
-    const { s, p } = await live(pool);
+    const { s, p, r } = await live(pool);
     const condition = where.length ? sql.join(where, sql.fragment` AND `) : sql.fragment`true`;
     return pool.any(sql.type(schema)`
       SELECT s.id, s.status, s.contest_id AS "contestId", s.language, s.creation_date AS "creationDate", s.public,
         s.user_id AS "userId", p.id AS "problemId", p.name AS "problemName", p.show AS "problemShow", p.time_limit AS "timeLimit",
-        p.memory_limit AS "memoryLimit", p.score AS "problemScore", a.username, a.show_name AS "showName", a.role, a.rating,
+        p.memory_limit AS "memoryLimit", p.score AS "problemScore", a.username, a.show_name AS "showName", a.role, ${ratingOf(r.ratings, 'a')} AS rating,
         s.result, s.score, s.time_used AS "timeUsed", s.mem_used AS "memUsed", s.errmsg ${detail}
       FROM ${s.submissions} s
       JOIN ${p.problems} p ON p.id = s.problem_id

@@ -11,6 +11,16 @@ export const UserContestSchema = z.object({
   contest: z.object({ id: z.number().int(), name: z.string(), timeStart: DateTimeSchema }),
 });
 
+/** [ours] One rated contest on a user's rating graph: where they finished and their rating after it. */
+export const RatingHistoryEntrySchema = z.object({
+  contestId: z.number().int(),
+  name: z.string(),
+  timeStart: DateTimeSchema,
+  timeEnd: DateTimeSchema,
+  rank: z.number().int(),
+  rating: z.number().int(),
+});
+
 export const ProfileSchema = UserSummarySchema.extend({
   creationDate: DateTimeSchema.optional(),
   userContest: z.array(UserContestSchema),
@@ -56,6 +66,15 @@ export const userContract = {
     access: { role: 'any', offline: 'admin' },
     params: UserIdParams,
     responses: { 200: ProfileSchema, ...errorResponses(400, 401, 403, 404) },
+  }),
+  ratingHistory: defineRoute({
+    method: 'GET',
+    path: '/user/:userId/rating',
+    summary: "[ours] A user's rating after each rated contest, oldest first (the profile's rating graph)",
+    tags: ['User'],
+    access: { role: 'any', offline: 'admin' },
+    params: UserIdParams,
+    responses: { 200: z.array(RatingHistoryEntrySchema), ...errorResponses(400, 401, 403, 404) },
   }),
   update: defineRoute({
     method: 'PUT',

@@ -9,6 +9,7 @@ import {
   createContestQueries,
   createContestScoreQueries,
   createProblemQueries,
+  createRatingQueries,
   toProblem,
   type ContestRecord,
   type ProblemRecord,
@@ -61,6 +62,7 @@ function newSettings(body: ContestInput): ContestSettings {
 export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
   const contests = createContestQueries(deps.pool);
   const scores = createContestScoreQueries(deps.pool);
+  const ratings = createRatingQueries(deps.pool);
   const problems = createProblemQueries(deps.pool);
   const announcements = announcementQueries(deps.pool);
   const found = (contestId: number) => existingContest(deps.pool, contestId);
@@ -104,7 +106,7 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
         pending = new Map((await scores.madeAfter(contest.id, view.at)).map((row) => [`${row.userId}:${row.problemId}`, row.count]));
       }
     }
-    const users = await summariesOf(deps.pool, participants);
+    const [users, rated] = await Promise.all([summariesOf(deps.pool, participants), ratings.contestResults(contest.id)]);
     return rankBoard(contest.gradingMode, participants, cells, problemIds, pending).flatMap((row) => {
       const user = users.get(row.userId);
       if (!user) return [];
@@ -113,7 +115,7 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
           userId: row.userId,
           contestId: contest.id,
           rank: row.rank,
-          ratingAfterUpdate: null,
+          ratingAfterUpdate: rated.get(row.userId)?.rating ?? null,
           user: { id: user.id, showName: user.showName, role: user.role, rating: user.rating },
           contestScores: [...row.cells],
           totalScore: row.totalScore,
@@ -224,12 +226,22 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     } else {
       view = frozenAt === null ? { kind: 'live' } : { kind: 'frozen', at: frozenAt };
     }
-    const [contestProblems, everyone] = await Promise.all([problemsOf(contest.id), contests.participants(contest.id, { usersOnly: false })]);
+    const [contestProblems, everyone, rated] = await Promise.all([
+      problemsOf(contest.id),
+      contests.participants(contest.id, { usersOnly: false }),
+      ratings.contestResults(contest.id),
+    ]);
     const rows = await boardRows(contest, new Set(contestProblems.map((problem) => problem.id)), view);
     return {
       contest: {
         ...toContest(contest),
-        userContest: everyone.map((userId) => ({ userId, contestId: contest.id, rank: null, ratingAfterUpdate: null })),
+        // Final ranks and ratings once the contest is rated (OTOG's userContest), null before.
+        userContest: everyone.map((userId) => ({
+          userId,
+          contestId: contest.id,
+          rank: rated.get(userId)?.rank ?? null,
+          ratingAfterUpdate: rated.get(userId)?.rating ?? null,
+        })),
         contestProblem: contestProblems.map((problem) => ({ contestId: contest.id, problemId: problem.id, problem: toProblem(problem) })),
       },
       userContest: rows,

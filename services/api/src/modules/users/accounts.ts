@@ -5,6 +5,7 @@
 import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '@otog/platform/db/pool';
 import { runCommand } from '@otog/platform/eventstore/command';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
+import { ratingColumn } from '@otog/projections/ratings/ratings.queries';
 import { likeContains } from '@otog/projections/search';
 import type { Role, UserSummary } from '@otog/schemas/api/contract';
 import { conflict, isUniqueViolation, notFound } from '../../http/errors.ts';
@@ -24,10 +25,12 @@ export interface AccountRow {
   readonly updatedAt: string;
 }
 
-export const ACCOUNT_COLUMNS = sql.fragment`id, username, show_name AS "showName", role, rating, password_hash AS "passwordHash",
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+type Fragment = ReturnType<typeof sql.fragment>;
 
-const SUMMARY_COLUMNS = sql.fragment`id, username, show_name AS "showName", role, rating`;
+/** An accounts row's columns; `rating` is the user's current rating from the ratings read model. */
+const accountColumns = (rating: Fragment) => sql.fragment`id, username, show_name AS "showName", role, ${rating} AS rating,
+  password_hash AS "passwordHash", created_at AS "createdAt", updated_at AS "updatedAt"`;
+const ratedAccountColumns = async (db: Queryable) => accountColumns(await ratingColumn(db, 'accounts'));
 
 type AccountDeps = { readonly pool: DatabasePool; readonly store: EventStore };
 /** Changes that can end sessions also drop this node's cached view of them once committed. */
@@ -75,7 +78,7 @@ export async function insertAccount(
   const row = (await tx.one(sql.unsafe`
     INSERT INTO accounts (username, show_name, password_hash, role)
     VALUES (${input.username}, ${input.showName}, ${input.passwordHash}, ${input.role})
-    RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow;
+    RETURNING ${accountColumns(sql.fragment`NULL::integer`)}`)) as AccountRow;
   // A new id from the sequence: nothing to load. Self-registration: the new user is the actor.
   const events = userDecider.decide({ kind: 'register', userId: row.id, username: row.username, showName: row.showName, role: row.role }, null);
   const meta = { actor: input.actor ?? row.id };
@@ -97,13 +100,14 @@ export async function createAccount(
 
 export async function findAccount(pool: Queryable, by: { id: number } | { username: string }): Promise<AccountRow | null> {
   const where = 'id' in by ? sql.fragment`id = ${by.id}` : sql.fragment`username = ${by.username}`;
-  return (await pool.maybeOne(sql.unsafe`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE ${where}`)) as AccountRow | null;
+  return (await pool.maybeOne(sql.unsafe`SELECT ${await ratedAccountColumns(pool)} FROM accounts WHERE ${where}`)) as AccountRow | null;
 }
 
 /** The summaries of the given users that exist (scoreboards and prizes name their users), by id. */
 export async function summariesOf(pool: Queryable, userIds: readonly number[]): Promise<Map<number, UserSummary>> {
   const rows = (await pool.any(sql.unsafe`
-    SELECT ${SUMMARY_COLUMNS} FROM accounts WHERE id = ANY(${sql.array([...userIds], 'int4')})`)) as readonly UserSummary[];
+    SELECT id, username, show_name AS "showName", role, ${await ratingColumn(pool, 'accounts')} AS rating
+    FROM accounts WHERE id = ANY(${sql.array([...userIds], 'int4')})`)) as readonly UserSummary[];
   return new Map(rows.map((row) => [row.id, toSummary(row)]));
 }
 
@@ -127,7 +131,8 @@ export async function listAccounts(
   }
   const where = conditions.length ? sql.fragment`WHERE ${sql.join(conditions, sql.fragment` OR `)}` : sql.fragment``;
   const rows = (await pool.any(sql.unsafe`
-    SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total FROM accounts ${where}
+    SELECT id, username, show_name AS "showName", role, ${await ratingColumn(pool, 'accounts')} AS rating, count(*) OVER () AS total
+    FROM accounts ${where}
     ORDER BY id DESC LIMIT ${query.limit} OFFSET ${query.skip}`)) as ReadonlyArray<UserSummary & { total: bigint }>;
   // A page past the end has no rows to carry the window count: count separately then.
   const total = rows[0] ? Number(rows[0].total) : Number(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM accounts ${where}`));
@@ -147,7 +152,7 @@ export async function updateAccount(
       await announceSessionChange(tx, { userId });
       return (await tx.maybeOne(sql.unsafe`
         UPDATE accounts SET username = ${fields.username}, show_name = ${fields.showName}, role = ${fields.role}, updated_at = now()
-        WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
+        WHERE id = ${userId} RETURNING ${await ratedAccountColumns(tx)}`)) as AccountRow | null;
     });
   } catch (error) {
     return nameTaken(error);
@@ -163,7 +168,7 @@ export async function changePassword(deps: SessionEndingDeps, userId: number, pa
     await revokeAllOfUser(tx, userId, 'password-changed');
     return (await tx.maybeOne(sql.unsafe`
       UPDATE accounts SET password_hash = ${passwordHash}, updated_at = now()
-      WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null;
+      WHERE id = ${userId} RETURNING ${await ratedAccountColumns(tx)}`)) as AccountRow | null;
   });
   deps.sessions.forget({ userId });
   return row;
@@ -173,7 +178,7 @@ export async function changeShowName(deps: AccountDeps, userId: number, showName
   try {
     return await runUserCommand(deps, { kind: 'changeShowName', userId, showName }, actor, async (tx) =>
       (await tx.maybeOne(sql.unsafe`
-        UPDATE accounts SET show_name = ${showName}, updated_at = now() WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`)) as AccountRow | null,
+        UPDATE accounts SET show_name = ${showName}, updated_at = now() WHERE id = ${userId} RETURNING ${await ratedAccountColumns(tx)}`)) as AccountRow | null,
     );
   } catch (error) {
     return nameTaken(error);

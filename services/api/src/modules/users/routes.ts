@@ -3,6 +3,7 @@
  * upload and images that replace OTOG's Firebase storage.
  */
 import type { FastifyInstance } from 'fastify';
+import { createRatingQueries } from '@otog/projections';
 import { userContract, AVATAR_MAX_BYTES } from '@otog/schemas/api/user';
 import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -18,6 +19,7 @@ function assertSelfOrAdmin(user: AuthUser, userId: number): void {
 }
 
 export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
+  const ratings = createRatingQueries(deps.pool);
   serve(app, userContract.adminList, async (request) => listAccounts(deps.pool, request.query));
 
   // Each online user once, across every API node (the realtime channel keeps the presence).
@@ -33,8 +35,17 @@ export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): 
   serve(app, userContract.profile, async (request) => {
     const account = await findAccount(deps.pool, { id: request.params.userId });
     if (!account) throw notFound('Not Found');
-    // Contest history comes with contests and ratings (not built yet): an empty list, as for a new user.
-    return { ...toSummary(account), creationDate: account.createdAt, userContest: [] };
+    const rated = await ratings.history(account.id);
+    return {
+      ...toSummary(account),
+      creationDate: account.createdAt,
+      userContest: rated.map((row) => ({ rank: row.rank, ratingAfterUpdate: row.rating, contest: { id: row.contestId, name: row.name, timeStart: row.timeStart } })),
+    };
+  });
+
+  serve(app, userContract.ratingHistory, async (request) => {
+    if (!(await findAccount(deps.pool, { id: request.params.userId }))) throw notFound('Not Found');
+    return ratings.history(request.params.userId);
   });
 
   serve(app, userContract.update, async (request) => {
