@@ -3,7 +3,10 @@
  * the end, a member becoming an admin, an end moved and confirmed again, a deletion) holds exactly what
  * the Elo-MMR rule gives for the final standings worked out here by hand, in end order.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, UsageError } from '../../services/api/src/cli/cli.ts';
+import { createLogger } from '@otog/platform/log/logger';
 import { createRatingQueries, ratingsProjection } from '@otog/projections';
 import { sql } from '@otog/platform/db/pool';
 import { createEventStore, type StoredEvent } from '@otog/platform/eventstore/event-store';
@@ -89,4 +92,48 @@ it('folded one event per batch (as a live fold may), after every event it equals
     await db.pool.transaction((tx) => ratingsProjection.apply(tx, log.slice(0, index + 1), slotTables(ratingsProjection, atOnce)));
     for (const table of ['results', 'ratings'] as const) expect(await dump(incremental, table), `${table} after ${event.type} #${index}`).toEqual(await dump(atOnce, table));
   }
+});
+
+describe('operator commands', () => {
+  async function cli(args: string[]): Promise<{ code: number; out: string }> {
+    const out = new PassThrough();
+    const chunks: string[] = [];
+    out.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    const ctx = {
+      pool: db.pool,
+      store: createEventStore(db.pool, testRegistry),
+      listener: undefined as never,
+      projections: [ratingsProjection],
+      logger: createLogger({ name: 'ratings-cli-test', level: 'silent' }),
+      out,
+      progress: new PassThrough(),
+      migrate: () => Promise.reject(new Error('not here')),
+    };
+    const code = await runCli(args, ctx);
+    return { code, out: chunks.join('') };
+  }
+  const resultsNow = async () => {
+    const [version] = await ensureCodeSlot(db.pool, ratingsProjection);
+    return db.pool.any(sql.unsafe`SELECT * FROM ${slotTables(ratingsProjection, version!).results} ORDER BY 1, 2`);
+  };
+
+  it('ratings recompute rates every finished rated contest again, or those from one on, to the same digits', async () => {
+    const before = await resultsNow();
+    expect(before.length).toBe(5);
+    expect(await cli(['ratings', 'recompute'])).toEqual({ code: 0, out: '2 rated contests rated again (5 results)\n' });
+    expect(await resultsNow()).toEqual(before);
+    expect(await cli(['ratings', 'recompute', '--from', '45'])).toEqual({ code: 0, out: '1 rated contests rated again (2 results)\n' });
+    expect(await resultsNow()).toEqual(before);
+  });
+
+  it('ratings preview shows each participant before and after; bad ids are refused', async () => {
+    const preview = await cli(['ratings', 'preview', '45']);
+    const lines = preview.out.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\s+1 {2}#26\s+\d+ -> \d+ \(\+\d+\)$/);
+    expect(lines[1]).toMatch(/^\s+2 {2}#28\s+\d+ -> \d+ \(-\d+\)$/);
+    await expect(cli(['ratings', 'preview', '999'])).rejects.toThrow('no contest 999');
+    await expect(cli(['ratings', 'preview', 'x'])).rejects.toThrow(UsageError);
+    await expect(cli(['ratings', 'recompute', '--from=0'])).rejects.toThrow(UsageError);
+  });
 });

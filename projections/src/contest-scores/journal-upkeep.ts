@@ -4,7 +4,7 @@
  * Each keeps its own table (a projection never reads another's mid-fold); the statements are the same.
  */
 import { z } from 'zod';
-import { sql, type DatabaseTransactionConnection } from '@otog/platform/db/pool';
+import { sql, type DatabaseTransactionConnection, type Queryable } from '@otog/platform/db/pool';
 import type { SlotTables } from '@otog/platform/runner/projection';
 import type { EventDataOf, SubmissionCreated, SubmissionJudged } from '@otog/schemas/events';
 import type { JournalEntry } from './rules/journal.ts';
@@ -76,7 +76,7 @@ const JournalRowSchema = z.object({
 });
 
 /** The judged (accept/reject) entries matching `where`, in submission order: what the scoring rules read. */
-export async function readJudgedEntries(tx: Tx, entries: Table, where: Fragment): Promise<JournalEntry[]> {
+export async function readJudgedEntries(tx: Queryable, entries: Table, where: Fragment): Promise<JournalEntry[]> {
   return [
     ...(await tx.any(sql.type(JournalRowSchema)`
       SELECT submission_id AS "submissionId", user_id AS "userId", problem_id AS "problemId",

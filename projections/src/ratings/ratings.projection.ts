@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sql, type DatabaseTransactionConnection } from '@otog/platform/db/pool';
+import { sql, type DatabaseTransactionConnection, type Queryable } from '@otog/platform/db/pool';
 import { isEvent } from '@otog/platform/eventstore/command';
 import type { StoredEvent } from '@otog/platform/eventstore/event-store';
 import type { FoldContext } from '@otog/platform/notices/notice';
@@ -22,14 +22,14 @@ import {
   UserUpdated,
 } from '@otog/schemas/events';
 import { createJournalTable, journalRejudge, journalSubmission, journalVerdict, readJudgedEntries } from '../contest-scores/journal-upkeep.ts';
-import { displayRating, rateContest, type PlayerState } from './rules/elo-mmr.ts';
+import { displayRating, rateContest, type PlayerState, type Standing } from './rules/elo-mmr.ts';
 import { finalStandings } from './rules/standings.ts';
 
-type Tables = SlotTables<'contests' | 'problems' | 'problem_scores' | 'members' | 'roles' | 'entries' | 'results' | 'ratings'>;
+export type RatingTables = SlotTables<'contests' | 'problems' | 'problem_scores' | 'members' | 'roles' | 'entries' | 'results' | 'ratings'>;
 type Tx = DatabaseTransactionConnection;
 
 /** Where rated contests stand in the rating order: by end, then id. */
-interface RatingKey {
+export interface RatingKey {
   readonly timeEnd: string;
   readonly contestId: number;
 }
@@ -120,7 +120,7 @@ export const ratingsProjection = defineProjection({
       user_id     integer PRIMARY KEY,
       rating      integer NOT NULL,
       contest_id  integer NOT NULL)`);
-    const index = (table: keyof Tables, suffix: string) => sql.identifier([`${t[table].names[0]}_${suffix}`]);
+    const index = (table: keyof RatingTables, suffix: string) => sql.identifier([`${t[table].names[0]}_${suffix}`]);
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('results', 'user')} ON ${t.results} (user_id)`);
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('members', 'user')} ON ${t.members} (user_id)`);
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('contests', 'order')} ON ${t.contests} (time_end, contest_id)`);
@@ -152,16 +152,16 @@ export const ratingsProjection = defineProjection({
 });
 
 /** The contests among `where` that are final rated contests: their rating positions. */
-async function finalKeys(tx: Tx, t: Tables, where: ReturnType<typeof sql.fragment>): Promise<RatingKey[]> {
+async function finalKeys(tx: Tx, t: RatingTables, where: ReturnType<typeof sql.fragment>): Promise<RatingKey[]> {
   return [
     ...(await tx.any(sql.type(RatingKeySchema)`
       SELECT contest_id AS "contestId", to_json(time_end)#>>'{}' AS "timeEnd" FROM ${t.contests}
       WHERE mode = 'rated' AND ended_end = time_end AND ${where}`)),
   ];
 }
-const finalKey = async (tx: Tx, t: Tables, contestId: number) => (await finalKeys(tx, t, sql.fragment`contest_id = ${contestId}`))[0] ?? null;
+const finalKey = async (tx: Tx, t: RatingTables, contestId: number) => (await finalKeys(tx, t, sql.fragment`contest_id = ${contestId}`))[0] ?? null;
 
-async function fold(tx: Tx, t: Tables, event: StoredEvent, earliest: Earliest, touched: Set<number>): Promise<void> {
+async function fold(tx: Tx, t: RatingTables, event: StoredEvent, earliest: Earliest, touched: Set<number>): Promise<void> {
   const markContest = async (contestId: number) => earliest.add(await finalKey(tx, t, contestId));
   const markContests = async (where: ReturnType<typeof sql.fragment>) => {
     for (const key of await finalKeys(tx, t, where)) earliest.add(key);
@@ -255,8 +255,54 @@ async function fold(tx: Tx, t: Tables, event: StoredEvent, earliest: Earliest, t
   }
 }
 
-/** Rates every final rated contest from `from` on again, in order, from the states before it. */
-async function rateFrom(tx: Tx, t: Tables, from: RatingKey, touched: Set<number>, context: FoldContext): Promise<void> {
+type Finished = z.infer<typeof FinishedSchema>;
+
+/** A finished contest's standings from this slot's copy of the contest, its members and its journal. */
+async function standingsOf(tx: Queryable, t: RatingTables, contest: Finished): Promise<Standing[]> {
+  const { contestId } = contest;
+  const participants = (
+    await tx.anyFirst(sql.unsafe`
+      SELECT m.user_id FROM ${t.members} m JOIN ${t.roles} r ON r.user_id = m.user_id AND r.role = 'user'
+      WHERE m.contest_id = ${contestId} ORDER BY m.user_id`)
+  ).map(Number);
+  const problemIds = (await tx.anyFirst(sql.unsafe`SELECT problem_id FROM ${t.problems} WHERE contest_id = ${contestId}`)).map(Number);
+  const scores = await tx.any(sql.type(z.object({ problemId: z.number().int(), score: z.number().int() }))`
+    SELECT problem_id AS "problemId", score FROM ${t.problem_scores} WHERE problem_id = ANY(${sql.array(problemIds, 'int4')})`);
+  return finalStandings({
+    gradingMode: contest.gradingMode,
+    contestStart: contest.contestStart,
+    problemIds: new Set(problemIds),
+    problemScores: new Map(scores.map((row) => [row.problemId, row.score])),
+    participants,
+    entries: await readJudgedEntries(tx, t.entries, sql.fragment`contest_id = ${contestId}`),
+  });
+}
+
+/** These users' states after their latest result before `before` (or their latest at all), by user. */
+async function priorStates(tx: Queryable, t: RatingTables, userIds: readonly number[], before: RatingKey | null): Promise<Map<number, PlayerState>> {
+  if (userIds.length === 0) return new Map();
+  const earlier = before === null ? sql.fragment`TRUE` : sql.fragment`(c.time_end, c.contest_id) < (${before.timeEnd}::timestamptz, ${before.contestId})`;
+  const rows = await tx.any(sql.type(PriorStateSchema)`
+    SELECT DISTINCT ON (r.user_id) r.user_id AS "userId", r.state FROM ${t.results} r JOIN ${t.contests} c ON c.contest_id = r.contest_id
+    WHERE r.user_id = ANY(${sql.array([...userIds], 'int4')}) AND ${earlier} ORDER BY r.user_id, c.time_end DESC, c.contest_id DESC`);
+  return new Map(rows.map((row) => [row.userId, unpackState(row.state)]));
+}
+
+const FINISHED_COLUMNS = sql.fragment`contest_id AS "contestId", grading_mode AS "gradingMode",
+  extract(epoch FROM time_start)::float8 * 1000 AS "contestStart", extract(epoch FROM time_end)::float8 * 1000 AS "contestEnd"`;
+
+/**
+ * Rates every final rated contest from `from` on again, in order, from the states before it (the fold's
+ * last step, and the operator's recompute). `touched` collects the users whose rating may have changed.
+ */
+export async function rateFrom(
+  tx: Tx,
+  t: RatingTables,
+  from: RatingKey,
+  touched: Set<number>,
+  context: FoldContext,
+  onProgress: (done: number, total: number) => void = () => {},
+): Promise<{ contests: number; results: number }> {
   const atOrAfter = sql.fragment`(c.time_end, c.contest_id) >= (${from.timeEnd}::timestamptz, ${from.contestId})`;
   const dropped = await tx.any(sql.type(z.object({ contestId: z.number().int(), userId: z.number().int() }))`
     DELETE FROM ${t.results} r USING ${t.contests} c WHERE r.contest_id = c.contest_id AND ${atOrAfter}
@@ -265,37 +311,16 @@ async function rateFrom(tx: Tx, t: Tables, from: RatingKey, touched: Set<number>
   for (const row of dropped) touched.add(row.userId);
 
   const contests = await tx.any(sql.type(FinishedSchema)`
-    SELECT contest_id AS "contestId", grading_mode AS "gradingMode",
-      extract(epoch FROM time_start)::float8 * 1000 AS "contestStart", extract(epoch FROM time_end)::float8 * 1000 AS "contestEnd"
-    FROM ${t.contests} c WHERE mode = 'rated' AND ended_end = time_end AND ${atOrAfter}
+    SELECT ${FINISHED_COLUMNS} FROM ${t.contests} c WHERE mode = 'rated' AND ended_end = time_end AND ${atOrAfter}
     ORDER BY time_end, contest_id`);
   const states = new Map<number, PlayerState>();
-  for (const contest of contests) {
+  let results = 0;
+  for (const [index, contest] of contests.entries()) {
     const { contestId } = contest;
-    const participants = (
-      await tx.anyFirst(sql.unsafe`
-        SELECT m.user_id FROM ${t.members} m JOIN ${t.roles} r ON r.user_id = m.user_id AND r.role = 'user'
-        WHERE m.contest_id = ${contestId} ORDER BY m.user_id`)
-    ).map(Number);
-    const problemIds = (await tx.anyFirst(sql.unsafe`SELECT problem_id FROM ${t.problems} WHERE contest_id = ${contestId}`)).map(Number);
-    const scores = await tx.any(sql.type(z.object({ problemId: z.number().int(), score: z.number().int() }))`
-      SELECT problem_id AS "problemId", score FROM ${t.problem_scores} WHERE problem_id = ANY(${sql.array(problemIds, 'int4')})`);
-    const standings = finalStandings({
-      gradingMode: contest.gradingMode,
-      contestStart: contest.contestStart,
-      problemIds: new Set(problemIds),
-      problemScores: new Map(scores.map((row) => [row.problemId, row.score])),
-      participants,
-      entries: await readJudgedEntries(tx, t.entries, sql.fragment`contest_id = ${contestId}`),
-    });
+    const standings = await standingsOf(tx, t, contest);
     // Who is new to this pass starts from their latest result, all of which are before `from`.
-    const unknown = participants.filter((userId) => !states.has(userId));
-    if (unknown.length > 0) {
-      const priors = await tx.any(sql.type(PriorStateSchema)`
-        SELECT DISTINCT ON (r.user_id) r.user_id AS "userId", r.state FROM ${t.results} r JOIN ${t.contests} c ON c.contest_id = r.contest_id
-        WHERE r.user_id = ANY(${sql.array(unknown, 'int4')}) ORDER BY r.user_id, c.time_end DESC, c.contest_id DESC`);
-      for (const prior of priors) states.set(prior.userId, unpackState(prior.state));
-    }
+    const unknown = standings.map((standing) => standing.userId).filter((userId) => !states.has(userId));
+    for (const [userId, state] of await priorStates(tx, t, unknown, null)) states.set(userId, state);
     const rated = rateContest(states, standings, contest.contestEnd);
     const rows = standings.map(({ userId, rank }) => ({ userId, rank, state: rated.get(userId)! }));
     await tx.query(sql.unsafe`
@@ -309,6 +334,8 @@ async function rateFrom(tx: Tx, t: Tables, from: RatingKey, touched: Set<number>
       touched.add(row.userId);
     }
     changedContests.add(contestId);
+    results += rows.length;
+    onProgress(index + 1, contests.length);
   }
 
   const users = sql.array([...touched], 'int4');
@@ -319,4 +346,31 @@ async function rateFrom(tx: Tx, t: Tables, from: RatingKey, touched: Set<number>
     WHERE r.user_id = ANY(${users}) ORDER BY r.user_id, c.time_end DESC, c.contest_id DESC`);
   // Boards show each row's rank and rating after the contest.
   for (const contestId of changedContests) context.notify({ topic: 'scoreboard', key: String(contestId) });
+  return { contests: contests.length, results };
+}
+
+/** What rating `contestId` would give now if it were final: each participant's rank and rating before and after. */
+export async function previewContest(
+  db: Queryable,
+  t: RatingTables,
+  contestId: number,
+): Promise<{ mode: string; rows: Array<{ userId: number; rank: number; before: number | null; after: number }> } | null> {
+  const contest = await db.maybeOne(sql.type(FinishedSchema.extend({ mode: z.string(), timeEnd: z.string() }))`
+    SELECT ${FINISHED_COLUMNS}, mode, to_json(time_end)#>>'{}' AS "timeEnd" FROM ${t.contests} WHERE contest_id = ${contestId}`);
+  if (!contest) return null;
+  const standings = await standingsOf(db, t, contest);
+  const priors = await priorStates(
+    db,
+    t,
+    standings.map((standing) => standing.userId),
+    { timeEnd: contest.timeEnd, contestId },
+  );
+  const rated = rateContest(priors, standings, contest.contestEnd);
+  return {
+    mode: contest.mode,
+    rows: standings.map(({ userId, rank }) => {
+      const before = priors.get(userId);
+      return { userId, rank, before: before ? displayRating(before) : null, after: displayRating(rated.get(userId)!) };
+    }),
+  };
 }

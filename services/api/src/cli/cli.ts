@@ -13,6 +13,7 @@ import { skipNextEvent } from '@otog/platform/runner/skip';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { contestScoresProjection } from '@otog/projections';
 import { rebuildContestScores, type ContestRebuild } from '@otog/projections/contest-scores/contest-rebuild';
+import { previewRatings, recomputeRatings } from '@otog/projections/ratings/ratings-operator';
 import { addWorker, listWorkers, revokeWorker, WorkerNameError } from '../judging/worker-tokens.ts';
 
 export const usage = `usage: npm run cli -- <command>
@@ -32,6 +33,10 @@ export const usage = `usage: npm run cli -- <command>
                                               drop the tables of slots retired at least that long ago
                                               (default ${RETIRED_GRACE_MS / 60_000}; the projector drops them then too)
   projections skip <name> [--version <slot>]  move a faulted slot past the event it fails on (logged)
+  ratings recompute [--from <contestId>]      rate every finished rated contest again, from that one
+                                              (default: the first) on, in the live slot
+  ratings preview <contestId>                 what the contest would do to its participants' ratings
+                                              if it were final now (changes nothing)
   judge add-worker <name> [--rotate]          make a judge worker and print its token once (--rotate:
                                               replace an existing worker's token and reactivate it)
   judge revoke-worker <name>                  refuse the worker's token from now on
@@ -64,6 +69,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       'older-than': { type: 'string' },
       rotate: { type: 'boolean' },
       contest: { type: 'string' },
+      from: { type: 'string' },
     },
   });
   const [command, sub, name, extra] = positionals;
@@ -83,6 +89,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     return 0;
   }
   if (command === 'judge') return runJudgeCommand(ctx, print, sub, name, extra, values.rotate ?? false);
+  if (command === 'ratings') return runRatingsCommand(ctx, print, sub, name, values.from);
   if (command !== 'projections') throw new UsageError(`unknown command "${positionals.join(' ')}"`);
 
   switch (sub) {
@@ -206,6 +213,45 @@ async function rebuildOneContest(ctx: CliContext, print: (line: string) => void,
   ctx.logger.info({ contestId, ...rebuilt }, 'contest scores rebuilt by operator');
   print(`contest ${contestId}: ${rebuilt.events} events folded into ${rebuilt.submissions} submissions and ${rebuilt.cells} scores`);
   return 0;
+}
+
+/** A positive int4 id from an argument, or a usage error naming it. */
+function idArgument(value: string | undefined, what: string): number {
+  const id = Number(value);
+  if (value === undefined || !/^\d+$/.test(value) || !Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new UsageError(`${what} must be a contest id`);
+  return id;
+}
+
+async function runRatingsCommand(ctx: CliContext, print: (line: string) => void, sub: string | undefined, contest: string | undefined, from: string | undefined): Promise<number> {
+  if (sub === 'recompute' && contest === undefined) {
+    const fromContestId = from === undefined ? null : idArgument(from, '--from');
+    const bar = new SingleBar({ stream: ctx.progress, format: 'ratings [{bar}] {percentage}% {value}/{total} contests', noTTYOutput: true, notTTYSchedule: 2_000 });
+    bar.start(1, 0);
+    let done: { contests: number; results: number };
+    try {
+      done = await recomputeRatings(ctx.pool, fromContestId, (rated, total) => {
+        bar.setTotal(total);
+        bar.update(rated);
+      });
+    } finally {
+      bar.stop();
+    }
+    ctx.logger.info({ fromContestId, ...done }, 'ratings recomputed by operator');
+    print(`${done.contests} rated contests rated again (${done.results} results)`);
+    return 0;
+  }
+  if (sub === 'preview') {
+    const preview = await previewRatings(ctx.pool, idArgument(contest, 'ratings preview <contestId>'));
+    if (!preview.rated) print('this contest is unrated: it changes no rating; the figures are what it would do if it were rated');
+    for (const row of preview.rows) {
+      const before = row.before === null ? 'new' : String(row.before);
+      const change = row.before === null ? '' : ` (${row.after >= row.before ? '+' : ''}${row.after - row.before})`;
+      print(`${String(row.rank).padStart(5)}  ${row.username.padEnd(24)} ${before.padStart(5)} -> ${row.after}${change}`);
+    }
+    if (preview.rows.length === 0) print('no participants');
+    return 0;
+  }
+  throw new UsageError(`unknown command "ratings ${sub ?? ''}"`);
 }
 
 function liveNow(projection: string, generation: number, { retired }: { retired: number | null }): string {
