@@ -1,4 +1,4 @@
-/** The contest decider, given/when/then (pure): the settings, problems, sign-ups and reveal of `contest-<id>`. */
+/** The contest decider, given/when/then (pure): the settings, problems, sign-ups, reveal and end of `contest-<id>`. */
 import { describe, expect, it } from 'vitest';
 import type { FoldableEvent } from '@otog/platform/eventstore/command';
 import { HttpError } from '@otog/api/http/errors';
@@ -11,6 +11,7 @@ const scope = 'contest:7';
 const START = '2026-03-01T09:00:00.000Z';
 const FREEZE = '2026-03-01T11:00:00.000Z';
 const END = '2026-03-01T12:00:00.000Z';
+const LATER_END = '2026-03-01T13:00:00.000Z';
 
 const settings: ContestSettings = {
   name: 'TOI Camp Round 1',
@@ -33,6 +34,8 @@ const problemRemoved = (problemId: number) => ({ type: 'ContestProblemRemoved', 
 const signedUp = (userId: number) => ({ type: 'ContestantSignedUp', scope, data: { contestId, userId } });
 const revealedAt = (freezeAt: string) => ({ type: 'ContestScoreboardRevealed', scope, data: { contestId, freezeAt } });
 const revealed = revealedAt(FREEZE);
+const endedAt = (timeEnd: string) => ({ type: 'ContestEnded', scope, data: { contestId, timeEnd } });
+const ended = endedAt(END);
 
 const create = (s: ContestSettings): ContestCommand => ({ kind: 'create', contestId, settings: s });
 const edit = (changes: Partial<ContestSettings>): ContestCommand => ({ kind: 'edit', contestId, changes });
@@ -41,6 +44,9 @@ const removeProblem = (problemId: number): ContestCommand => ({ kind: 'removePro
 const signUp = (userId: number): ContestCommand => ({ kind: 'signUp', contestId, userId });
 const reveal: ContestCommand = { kind: 'reveal', contestId };
 const remove: ContestCommand = { kind: 'delete', contestId };
+/** The scheduler read `timeEnd` as the contest's end and its clock says `now`. */
+const end = (timeEnd: string, now: number): ContestCommand => ({ kind: 'end', contestId, timeEnd, now });
+const ms = (time: string) => Date.parse(time);
 
 /** The command is refused with an HttpError of this status and exactly this message. */
 function refused(history: readonly FoldableEvent[], command: ContestCommand, statusCode: number, message: string) {
@@ -168,7 +174,7 @@ describe('contest decider: delete', () => {
 });
 
 describe('contest decider: a missing or deleted contest', () => {
-  const commands: ContestCommand[] = [edit({ name: 'x' }), edit({}), remove, addProblems(1), removeProblem(1), signUp(4), reveal];
+  const commands: ContestCommand[] = [edit({ name: 'x' }), edit({}), remove, addProblems(1), removeProblem(1), signUp(4), reveal, end(END, ms(END))];
   for (const command of commands) {
     it(`refuses ${command.kind} with 404 ${CONTEST_NOT_FOUND}`, () => {
       refused([], command, 404, CONTEST_NOT_FOUND);
@@ -177,7 +183,7 @@ describe('contest decider: a missing or deleted contest', () => {
   }
 
   it('ignores the events of a contest after its deletion', () => {
-    expect(given(contestDecider, [created(), deleted, edited(frozen), problemsAdded(1), signedUp(4), revealed]).state).toBeNull();
+    expect(given(contestDecider, [created(), deleted, edited(frozen), problemsAdded(1), signedUp(4), revealed, ended]).state).toBeNull();
   });
 });
 
@@ -233,10 +239,64 @@ describe('contest decider: reveal', () => {
   });
 });
 
+describe('contest decider: end', () => {
+  it('confirms the end once it has passed, from its very millisecond on', () => {
+    expect(decided([created()], end(END, ms(END)))).toEqual([ended]);
+    given(contestDecider, [created()]).when(end(END, ms(END) + 3_600_000)).then([ended]);
+    given(contestDecider, [created(frozen), problemsAdded(1), signedUp(4), revealed]).when(end(END, ms(END))).then([ended]);
+  });
+
+  it('refuses an end that has not passed yet (400)', () => {
+    refused([created()], end(END, ms(END) - 1), 400, 'The contest has not ended yet');
+    refused([created()], end(END, ms(START)), 400, 'The contest has not ended yet');
+  });
+
+  it('confirms an end once: nothing when that end is already confirmed', () => {
+    given(contestDecider, [created()]).when(end(END, ms(END))).then([ended]);
+    given(contestDecider, [created(), ended]).when(end(END, ms(END) + 1_000)).then([]);
+    // An edit that leaves the end where it was keeps it confirmed.
+    given(contestDecider, [created(), ended, edited(settingsWith({ name: 'Renamed', freezeAt: FREEZE }))]).when(end(END, ms(END))).then([]);
+  });
+
+  it('does nothing when the end moved since the caller read it, passed or not', () => {
+    const moved = edited(settingsWith({ timeEnd: LATER_END }));
+    given(contestDecider, [created(), moved]).when(end(END, ms(LATER_END))).then([]);
+    // The end it read has passed but the current one has not: still nothing, not a refusal.
+    given(contestDecider, [created(), moved]).when(end(END, ms(END))).then([]);
+    given(contestDecider, [created()]).when(end(LATER_END, ms(LATER_END))).then([]);
+  });
+
+  it('reads the end as an instant, and names it in UTC', () => {
+    given(contestDecider, [created()]).when(end('2026-03-01T19:00:00+07:00', ms(END))).then([ended]);
+    given(contestDecider, [created(), ended]).when(end('2026-03-01T19:00:00.000+07:00', ms(END))).then([]);
+  });
+
+  it('an end moved after it was confirmed is not confirmed until the new end passes', () => {
+    const history = [created(), ended, edited(settingsWith({ timeEnd: LATER_END }))];
+    expect(given(contestDecider, history).state?.endedAt).toBe(END);
+    refused(history, end(LATER_END, ms(LATER_END) - 1), 400, 'The contest has not ended yet');
+    given(contestDecider, history).when(end(LATER_END, ms(LATER_END))).then([endedAt(LATER_END)]);
+    given(contestDecider, [...history, endedAt(LATER_END)]).when(end(LATER_END, ms(LATER_END))).then([]);
+    // Moved back to the end already confirmed: confirmed again, with nothing to append.
+    given(contestDecider, [...history, edited(settings)]).when(end(END, ms(END))).then([]);
+    // Moved earlier, to a moment that has passed: that end gets its own confirmation.
+    const earlier = '2026-03-01T11:30:00.000Z';
+    given(contestDecider, [created(), ended, edited(settingsWith({ timeEnd: earlier }))]).when(end(earlier, ms(END))).then([endedAt(earlier)]);
+  });
+});
+
 describe('contest decider: state', () => {
-  it('folds settings, problems, sign-ups and the reveal', () => {
+  it('folds settings, problems, sign-ups, the reveal and the confirmed end', () => {
     const { state } = given(contestDecider, [created(frozen), problemsAdded(2, 1), signedUp(4), signedUp(5), edited(settingsWith({ name: 'Renamed' }, frozen)), revealed]);
-    expect(state).toEqual({ settings: settingsWith({ name: 'Renamed' }, frozen), problemIds: new Set([1, 2]), signedUp: new Set([4, 5]), revealedFreezeAt: FREEZE, revealed: true });
+    expect(state).toEqual({
+      settings: settingsWith({ name: 'Renamed' }, frozen),
+      problemIds: new Set([1, 2]),
+      signedUp: new Set([4, 5]),
+      revealedFreezeAt: FREEZE,
+      revealed: true,
+      endedAt: null,
+    });
+    expect(given(contestDecider, [created(), ended]).state).toMatchObject({ endedAt: END });
   });
 
   it('loads exactly the contest event types', () => {
@@ -244,6 +304,7 @@ describe('contest decider: state', () => {
       'ContestCreated',
       'ContestDeleted',
       'ContestEdited',
+      'ContestEnded',
       'ContestProblemRemoved',
       'ContestProblemsAdded',
       'ContestScoreboardRevealed',

@@ -24,6 +24,7 @@ import { startJudging } from './judging/start-judging.ts';
 import { join } from 'node:path';
 import { apiSettingsFrom } from './api-settings.ts';
 import { createSessionGuard } from './modules/auth/session-guard.ts';
+import { startContestEndScheduler } from './modules/contests/contest-end-scheduler.ts';
 import { findAccount } from './modules/users/accounts.ts';
 import { seedAdmin } from './seed/seed-admin.ts';
 import { seedSampleProblems } from './seed/seed-problems.ts';
@@ -141,6 +142,12 @@ async function start(): Promise<void> {
   });
   cleanups.push({ name: 'the projections', run: platform.stop });
   if (signalled) return;
+
+  // Beside the projections it feeds: ContestEnded is how they learn that a contest's end has passed.
+  if (runs('projector')) {
+    const contestEnds = startContestEndScheduler({ pool: platform.pool, store: platform.store, logger });
+    cleanups.push({ name: 'the contest end scheduler', run: contestEnds.stop });
+  }
 
   // The queue's claim and report routes are the api role's; its background sweeper the judge-queue role's.
   const judging = startJudging({

@@ -342,14 +342,16 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
             AND type = ANY(${sql.array([...types], 'text')}))`)) as boolean;
     },
     async readStreamOf(streamId, types) {
-      const [version, rows] = await Promise.all([
-        pool.oneFirst(sql.unsafe`SELECT coalesce(max(stream_position), 0) FROM event_log WHERE stream_id = ${streamId}`),
-        pool.any(sql.unsafe`
-          SELECT ${EVENT_COLUMNS} FROM event_log
-          WHERE stream_id = ${streamId} AND type = ANY(${sql.array([...types], 'text')})
-          ORDER BY stream_position`),
-      ]);
-      return { events: (rows as readonly EventRow[]).map((row) => toStored(row, true)), version: Number(version) };
+      // One statement, so one snapshot: the version and the events a command decides on must agree, or
+      // an append committed between two reads would pass the expected-version check on stale events.
+      const rows = (await pool.any(sql.unsafe`
+        SELECT v.version, e.* FROM (SELECT coalesce(max(stream_position), 0) AS version FROM event_log WHERE stream_id = ${streamId}) v
+        LEFT JOIN LATERAL (
+          SELECT ${EVENT_COLUMNS} FROM event_log WHERE stream_id = ${streamId} AND type = ANY(${sql.array([...types], 'text')})
+        ) e ON TRUE
+        ORDER BY e.stream_position`)) as ReadonlyArray<EventRow & { version: number }>;
+      const events = rows.filter((row) => row.event_id !== null).map((row) => toStored(row, true));
+      return { events, version: Number(rows[0]?.version ?? 0) };
     },
     async readStream(streamId, fromStreamPosition = 1) {
       const rows = await pool.any(sql.unsafe`

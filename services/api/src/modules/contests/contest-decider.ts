@@ -1,13 +1,15 @@
 /**
  * The command side of a contest as a decider over its stream `contest-<id>`: its settings, its problems,
- * who was signed up, and whether a frozen board was revealed. Pure, so every rule is tested given/when/then.
- * That the problems and users named by a command exist is checked by the caller before deciding.
+ * who was signed up, whether a frozen board was revealed, and which end was confirmed passed. Pure, so
+ * every rule is tested given/when/then. That the problems and users named by a command exist is checked
+ * by the caller before deciding.
  */
 import { eventOf, foldEvents, isEvent, type Decider, type FoldableEvent } from '@otog/platform/eventstore/command';
 import {
   ContestCreated,
   ContestDeleted,
   ContestEdited,
+  ContestEnded,
   ContestProblemRemoved,
   ContestProblemsAdded,
   ContestScoreboardRevealed,
@@ -28,6 +30,8 @@ export type ContestState = {
   readonly revealedFreezeAt: string | null;
   /** The current freeze is lifted. */
   readonly revealed: boolean;
+  /** The timeEnd a ContestEnded confirmed passed; an edit keeps it, so a moved end is not yet confirmed. */
+  readonly endedAt: string | null;
 } | null;
 
 export type ContestCommand =
@@ -38,7 +42,12 @@ export type ContestCommand =
   | { readonly kind: 'addProblems'; readonly contestId: number; readonly problemIds: readonly number[] }
   | { readonly kind: 'removeProblem'; readonly contestId: number; readonly problemId: number }
   | { readonly kind: 'signUp'; readonly contestId: number; readonly userId: number }
-  | { readonly kind: 'reveal'; readonly contestId: number };
+  | { readonly kind: 'reveal'; readonly contestId: number }
+  /**
+   * The end scheduler confirms that `timeEnd`, the end it read, has passed at `now` (its clock, passed in
+   * so the decider stays pure).
+   */
+  | { readonly kind: 'end'; readonly contestId: number; readonly timeEnd: string; readonly now: number };
 
 export const contestStream = (contestId: number): string => `contest-${contestId}`;
 export const contestScope = (contestId: number): string => `contest:${contestId}`;
@@ -81,7 +90,8 @@ export const contestDecider: Decider<ContestState, ContestCommand> = {
   types: new Set(contestEvents.map((definition) => definition.type)),
   evolve(state, event: FoldableEvent) {
     if (isEvent(event, ContestCreated)) {
-      return { settings: event.data.settings, problemIds: new Set(), signedUp: new Set(), revealedFreezeAt: null, revealed: false };
+      const settings = event.data.settings;
+      return { settings, problemIds: new Set(), signedUp: new Set(), revealedFreezeAt: null, revealed: false, endedAt: null };
     }
     if (!state) return null;
     if (isEvent(event, ContestEdited)) return { ...state, settings: event.data.settings, revealed: isLifted(state.revealedFreezeAt, event.data.settings) };
@@ -96,6 +106,7 @@ export const contestDecider: Decider<ContestState, ContestCommand> = {
     if (isEvent(event, ContestScoreboardRevealed)) {
       return { ...state, revealedFreezeAt: event.data.freezeAt, revealed: isLifted(event.data.freezeAt, state.settings) };
     }
+    if (isEvent(event, ContestEnded)) return { ...state, endedAt: event.data.timeEnd };
     return state;
   },
   decide(command, state) {
@@ -124,6 +135,14 @@ export const contestDecider: Decider<ContestState, ContestCommand> = {
       case 'reveal':
         if (state.settings.freezeAt === null) throw badRequest('The contest has no freeze to reveal');
         return state.revealed ? [] : [eventOf(ContestScoreboardRevealed, { contestId, freezeAt: state.settings.freezeAt }, scope)];
+      case 'end': {
+        const timeEnd = state.settings.timeEnd;
+        // The end moved since the caller read it: the caller comes back for the new end.
+        if (canonical(command.timeEnd) !== timeEnd) return [];
+        if (Date.parse(timeEnd) > command.now) throw badRequest('The contest has not ended yet');
+        if (state.endedAt === timeEnd) return [];
+        return [eventOf(ContestEnded, { contestId, timeEnd }, scope)];
+      }
     }
   },
 };
