@@ -51,7 +51,7 @@ export function createRatingQueries(pool: DatabasePool) {
       const { r, c } = await withContests(pool);
       return [
         ...(await pool.any(sql.type(RatedContestSchema)`
-          SELECT x.contest_id AS "contestId", c.name, to_json(c.time_start)#>>'{}' AS "timeStart", to_json(c.time_end)#>>'{}' AS "timeEnd",
+          SELECT x.contest_id AS "contestId", c.name, c.time_start AS "timeStart", c.time_end AS "timeEnd",
             x.rank, x.rating
           FROM ${r.results} x JOIN ${c.contests} c ON c.id = x.contest_id
           WHERE x.user_id = ${userId}
