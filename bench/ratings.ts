@@ -1,16 +1,27 @@
 /**
- * The Elo-MMR rule on its own (projections/src/ratings/rules/elo-mmr.ts), single thread, no services:
+ * Ratings. First the Elo-MMR rule on its own (projections/src/ratings/rules/elo-mmr.ts), single thread, no
+ * services:
  *
  * 1. one contest of 10,000 participants, once all newcomers and once all veterans with a full history;
  *    the slower field is reported (median of 3 after a warm-up);
  * 2. re-rating 500 contests × 2,000 participants from scratch (--quick: 50), the participants drawn from a
  *    pool of 20,000 users with a seeded generator, ranks from a hidden skill plus noise with ties.
  *
- * Standings are generated before the clock starts; only rateContest is timed. `node bench/ratings-rules.ts
- * [--quick]` prints the figures.
+ * Standings are generated before the clock starts; only rateContest is timed. `node bench/ratings.ts
+ * [--quick]` prints the rule's figures.
+ *
+ * Then the ratings projection's recompute (what a rejudge of the first contest, or `ratings recompute`,
+ * does) over a live slot seeded in bulk with SQL: 500 finished rated contests of 2,000 participants
+ * (1,000,000 judged entries) and a last one of 10,000; timed: the whole history from scratch, and the last
+ * contest alone.
  */
+import { ratingsProjection } from '@otog/projections';
 import { ELO_MMR_PARAMS, rateContest, type PlayerState, type Standing } from '@otog/projections/ratings/rules/elo-mmr';
+import { sql } from '@otog/platform/db/pool';
+import { ensureCodeSlot } from '@otog/platform/runner/projection-slots';
+import { recomputeRatings } from '@otog/projections/ratings/ratings-operator';
 import type { BenchContext } from './lib/context.ts';
+import { createBenchDatabase } from './lib/services.ts';
 import type { BenchResult } from './lib/report.ts';
 import { int, ms } from './lib/stats.ts';
 
@@ -40,12 +51,61 @@ export async function benchRatingRules(quick: boolean): Promise<RatingRulesResul
   return { oneContestMs, participants: ONE_CONTEST_PARTICIPANTS, replayMs, contests, perContest: REPLAY_PARTICIPANTS };
 }
 
-/** The rule's figures as a report section (`npm run bench -- --only ratings`). */
+const BIG_CONTEST = 10_000;
+
+/**
+ * A live ratings slot holding `contests` finished rated contests of REPLAY_PARTICIPANTS (drawn from the
+ * user pool by a fixed stride) and a last one of BIG_CONTEST, one judged entry per participant, scores
+ * from the user's id (a skill) plus a per-contest wobble, in tens (ties).
+ */
+async function seedRatingsSlot(adminUrl: string, contests: number) {
+  const db = await createBenchDatabase(adminUrl, 'ratings', 4);
+  const [version] = await ensureCodeSlot(db.pool, ratingsProjection);
+  const t = (table: string) => sql.identifier([`rm_ratings_v${version!}_${table}`]);
+  const last = contests + 1;
+  await db.pool.query(sql.unsafe`
+    INSERT INTO ${t('contests')} (contest_id, mode, grading_mode, time_start, time_end, ended_end)
+    SELECT c, 'rated', 'classic', ts, ts + interval '3 hours', ts + interval '3 hours'
+    FROM generate_series(1, ${last}) c, LATERAL (SELECT timestamptz '2024-01-01' + c * interval '3 days 12 hours' AS ts) x`);
+  await db.pool.query(sql.unsafe`INSERT INTO ${t('problems')} SELECT c, 1 FROM generate_series(1, ${last}) c`);
+  await db.pool.query(sql.unsafe`INSERT INTO ${t('problem_scores')} VALUES (1, 100)`);
+  await db.pool.query(sql.unsafe`INSERT INTO ${t('roles')} SELECT u, 'user' FROM generate_series(1, ${USER_POOL}) u`);
+  // Stride 4729 is coprime with the pool's 20,000: a contest's participants are distinct users.
+  await db.pool.query(sql.unsafe`
+    INSERT INTO ${t('members')} SELECT c, ((c * 7919 + k * 4729) % ${USER_POOL}) + 1
+    FROM generate_series(1, ${contests}) c, generate_series(1, ${REPLAY_PARTICIPANTS}) k`);
+  await db.pool.query(sql.unsafe`INSERT INTO ${t('members')} SELECT ${last}, u FROM generate_series(1, ${BIG_CONTEST}) u`);
+  await db.pool.query(sql.unsafe`
+    INSERT INTO ${t('entries')} (submission_id, contest_id, user_id, problem_id, submitted_at, judging, status, score, subtasks)
+    SELECT row_number() OVER (), m.contest_id, m.user_id, 1, c.time_start + (m.user_id % 170) * interval '1 minute', 1, 'reject', s.score,
+      jsonb_build_array(jsonb_build_object('score', s.score, 'fullScore', 100))
+    FROM ${t('members')} m JOIN ${t('contests')} c USING (contest_id),
+      LATERAL (SELECT least(100, greatest(0, (m.user_id * 100 / ${USER_POOL}) + ((m.contest_id * 31 + m.user_id * 17) % 41) - 20)) / 10 * 10 AS score) s`);
+  await db.pool.query(sql.unsafe`VACUUM ANALYZE`);
+  return db;
+}
+
+async function timeRecompute(adminUrl: string, contests: number): Promise<{ allMs: number; results: number; lastMs: number }> {
+  const db = await seedRatingsSlot(adminUrl, contests);
+  try {
+    let started = performance.now();
+    const all = await recomputeRatings(db.pool, null);
+    const allMs = performance.now() - started;
+    started = performance.now();
+    await recomputeRatings(db.pool, contests + 1);
+    return { allMs, results: all.results, lastMs: performance.now() - started };
+  } finally {
+    await db.drop();
+  }
+}
+
+/** The rule's and the projection's figures as a report section (`npm run bench -- --only ratings`). */
 export async function benchRatings(context: BenchContext): Promise<BenchResult> {
   const result = await benchRatingRules(context.quick);
+  const recompute = await timeRecompute(context.adminUrl, result.contests);
   return {
     id: 'ratings',
-    title: 'Ratings: the Elo-MMR rule',
+    title: 'Ratings: the Elo-MMR rule and the ratings projection',
     method: [
       'projections/src/ratings/rules/elo-mmr.ts alone (the exact logistic variant), single thread, no database: standings are generated before the clock starts and only `rateContest` is timed.',
       `One contest of ${int(result.participants)}: once all newcomers, once all veterans with a full history of performances; the slower field, median of 3 after a warm-up.`,
@@ -53,6 +113,20 @@ export async function benchRatings(context: BenchContext): Promise<BenchResult> 
     ],
     figures: [
       { name: `Rating one contest of ${int(result.participants)}`, value: result.oneContestMs, unit: 'ms', display: `${ms(result.oneContestMs)} ms`, target: { op: '<', value: 1_000, text: '< 1 s' } },
+      {
+        name: `Rating one contest of ${int(BIG_CONTEST)} through the ratings projection (read, rate, write)`,
+        value: recompute.lastMs,
+        unit: 'ms',
+        display: `${ms(recompute.lastMs)} ms`,
+        target: { op: '<', value: 1_000, text: '< 1 s' },
+      },
+      {
+        name: `Re-rating ${result.contests} contests × ${int(result.perContest)} (+1 of ${int(BIG_CONTEST)}) from scratch through the ratings projection`,
+        value: recompute.allMs / 1000,
+        unit: 's',
+        display: `${(recompute.allMs / 1000).toFixed(1)} s`,
+        ...(context.quick ? {} : { target: { op: '<' as const, value: 30, text: '< 30 s' } }),
+      },
       {
         name: `Re-rating ${result.contests} contests × ${int(result.perContest)} from scratch`,
         value: result.replayMs / 1000,
@@ -64,7 +138,9 @@ export async function benchRatings(context: BenchContext): Promise<BenchResult> 
     tables: [],
     notes: [
       `${ms(result.replayMs / result.contests)} ms a contest of ${int(result.perContest)} in the re-rating.`,
-      'The rule only: reading the standings from the read models and writing the results is measured with the ratings projection.',
+      `Through the ratings projection (its live slot seeded in bulk with SQL, then \`recomputeRatings\`: standings read from the slot, rated, ${int(recompute.results)} results written): ` +
+        `the whole history of ${result.contests} contests × ${int(result.perContest)} and a last one of ${int(BIG_CONTEST)} in ${(recompute.allMs / 1000).toFixed(1)} s; ` +
+        `the contest of ${int(BIG_CONTEST)} alone (as when it ends) in ${ms(recompute.lastMs)} ms.`,
     ],
   };
 }

@@ -26,7 +26,7 @@ import { loadAverage, machineInfo, postgresInfo, type PostgresInfo } from './lib
 import { printResult, renderReport, type BenchResult, type Remeasure, type ReportContext } from './lib/report.ts';
 import { benchStopping, cleanupAll, startBenchServices, startDurableCluster } from './lib/services.ts';
 import { benchProjection } from './projection.ts';
-import { benchRatings } from './ratings-rules.ts';
+import { benchRatings } from './ratings.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchRebuild } from './rebuild.ts';
 import { benchRelay } from './relay.ts';

@@ -72,8 +72,8 @@ const FinishedSchema = z.object({
   contestStart: z.number(),
   contestEnd: z.number(),
 });
-// float8[] comes back as text (NaN included): numbers by Number(), exactly.
-const PriorStateSchema = z.object({ userId: z.number().int(), state: z.array(z.coerce.number()) });
+/** A packed state read as its float8[] text, `{1500,350,...}` (NaN included): numbers by Number(), exactly. */
+const PriorStateSchema = z.object({ userId: z.number().int(), state: z.string().transform((text) => text.slice(1, -1).split(',').map(Number)) });
 
 /**
  * Ratings (Elo-MMR, rules/elo-mmr.ts): every `rated` contest whose end a ContestEnded confirmed rates its
@@ -115,13 +115,16 @@ export const ratingsProjection = defineProjection({
       rank        integer  NOT NULL,
       rating      integer  NOT NULL,
       state       float8[] NOT NULL,
+      -- The contest's end (its place in the rating order), so a user's latest result is one index read.
+      time_end    timestamptz NOT NULL,
       PRIMARY KEY (contest_id, user_id))`);
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.ratings} (
       user_id     integer PRIMARY KEY,
       rating      integer NOT NULL,
       contest_id  integer NOT NULL)`);
     const index = (table: keyof RatingTables, suffix: string) => sql.identifier([`${t[table].names[0]}_${suffix}`]);
-    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('results', 'user')} ON ${t.results} (user_id)`);
+    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('results', 'user')} ON ${t.results} (user_id, time_end, contest_id)`);
+    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('results', 'order')} ON ${t.results} (time_end, contest_id)`);
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('members', 'user')} ON ${t.members} (user_id)`);
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('contests', 'order')} ON ${t.contests} (time_end, contest_id)`);
   },
@@ -281,10 +284,10 @@ async function standingsOf(tx: Queryable, t: RatingTables, contest: Finished): P
 /** These users' states after their latest result before `before` (or their latest at all), by user. */
 async function priorStates(tx: Queryable, t: RatingTables, userIds: readonly number[], before: RatingKey | null): Promise<Map<number, PlayerState>> {
   if (userIds.length === 0) return new Map();
-  const earlier = before === null ? sql.fragment`TRUE` : sql.fragment`(c.time_end, c.contest_id) < (${before.timeEnd}::timestamptz, ${before.contestId})`;
+  const earlier = before === null ? sql.fragment`TRUE` : sql.fragment`(r.time_end, r.contest_id) < (${before.timeEnd}::timestamptz, ${before.contestId})`;
   const rows = await tx.any(sql.type(PriorStateSchema)`
-    SELECT DISTINCT ON (r.user_id) r.user_id AS "userId", r.state FROM ${t.results} r JOIN ${t.contests} c ON c.contest_id = r.contest_id
-    WHERE r.user_id = ANY(${sql.array([...userIds], 'int4')}) AND ${earlier} ORDER BY r.user_id, c.time_end DESC, c.contest_id DESC`);
+    SELECT DISTINCT ON (r.user_id) r.user_id AS "userId", r.state::text AS state FROM ${t.results} r
+    WHERE r.user_id = ANY(${sql.array([...userIds], 'int4')}) AND ${earlier} ORDER BY r.user_id, r.time_end DESC, r.contest_id DESC`);
   return new Map(rows.map((row) => [row.userId, unpackState(row.state)]));
 }
 
@@ -293,7 +296,8 @@ const FINISHED_COLUMNS = sql.fragment`contest_id AS "contestId", grading_mode AS
 
 /**
  * Rates every final rated contest from `from` on again, in order, from the states before it (the fold's
- * last step, and the operator's recompute). `touched` collects the users whose rating may have changed.
+ * last step, and the operator's recompute). `touched` holds users whose results the batch dropped (a deleted
+ * contest); their rating is set again too.
  */
 export async function rateFrom(
   tx: Tx,
@@ -303,17 +307,20 @@ export async function rateFrom(
   context: FoldContext,
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<{ contests: number; results: number }> {
-  const atOrAfter = sql.fragment`(c.time_end, c.contest_id) >= (${from.timeEnd}::timestamptz, ${from.contestId})`;
+  const atOrAfter = (alias: string) =>
+    sql.fragment`(${sql.identifier([alias, 'time_end'])}, ${sql.identifier([alias, 'contest_id'])}) >= (${from.timeEnd}::timestamptz, ${from.contestId})`;
+  // By the end each result was rated at: an edited contest's results go whichever way its end moved.
   const dropped = await tx.any(sql.type(z.object({ contestId: z.number().int(), userId: z.number().int() }))`
-    DELETE FROM ${t.results} r USING ${t.contests} c WHERE r.contest_id = c.contest_id AND ${atOrAfter}
-    RETURNING r.contest_id AS "contestId", r.user_id AS "userId"`);
+    DELETE FROM ${t.results} r WHERE ${atOrAfter('r')} RETURNING r.contest_id AS "contestId", r.user_id AS "userId"`);
   const changedContests = new Set(dropped.map((row) => row.contestId));
   for (const row of dropped) touched.add(row.userId);
 
   const contests = await tx.any(sql.type(FinishedSchema)`
-    SELECT ${FINISHED_COLUMNS} FROM ${t.contests} c WHERE mode = 'rated' AND ended_end = time_end AND ${atOrAfter}
+    SELECT ${FINISHED_COLUMNS} FROM ${t.contests} c WHERE mode = 'rated' AND ended_end = time_end AND ${atOrAfter('c')}
     ORDER BY time_end, contest_id`);
   const states = new Map<number, PlayerState>();
+  /** The last contest of this pass each user was rated in: their rating now. */
+  const latestContest = new Map<number, number>();
   let results = 0;
   for (const [index, contest] of contests.entries()) {
     const { contestId } = contest;
@@ -324,26 +331,35 @@ export async function rateFrom(
     const rated = rateContest(states, standings, contest.contestEnd);
     const rows = standings.map(({ userId, rank }) => ({ userId, rank, state: rated.get(userId)! }));
     await tx.query(sql.unsafe`
-      INSERT INTO ${t.results} (contest_id, user_id, rank, rating, state)
-      SELECT ${contestId}, user_id, rank, rating, (SELECT array_agg(v::float8) FROM jsonb_array_elements_text(state) v)
-      FROM jsonb_to_recordset(${sql.jsonb(
-        rows.map((row) => ({ user_id: row.userId, rank: row.rank, rating: displayRating(row.state), state: packState(row.state).map(String) })),
-      )}) AS x(user_id integer, rank integer, rating integer, state jsonb)`);
+      INSERT INTO ${t.results} (contest_id, user_id, rank, rating, state, time_end)
+      SELECT ${contestId}, user_id, rank, rating, string_to_array(state, ',')::float8[], c.time_end
+      FROM ${sql.unnest(
+        rows.map((row) => [row.userId, row.rank, displayRating(row.state), packState(row.state).join(',')]),
+        ['int4', 'int4', 'int4', 'text'],
+      )} AS x(user_id, rank, rating, state) JOIN ${t.contests} c ON c.contest_id = ${contestId}`);
     for (const row of rows) {
       states.set(row.userId, row.state);
-      touched.add(row.userId);
+      latestContest.set(row.userId, contestId);
     }
     changedContests.add(contestId);
     results += rows.length;
     onProgress(index + 1, contests.length);
   }
 
-  const users = sql.array([...touched], 'int4');
-  await tx.query(sql.unsafe`DELETE FROM ${t.ratings} WHERE user_id = ANY(${users})`);
+  // Rated in this pass: their last result here is their rating. Only dropped: their latest result left, if any.
+  await tx.query(sql.unsafe`
+    INSERT INTO ${t.ratings} AS u (user_id, rating, contest_id)
+    SELECT * FROM ${sql.unnest(
+      [...latestContest].map(([userId, contestId]) => [userId, displayRating(states.get(userId)!), contestId]),
+      ['int4', 'int4', 'int4'],
+    )} AS x(user_id, rating, contest_id)
+    ON CONFLICT (user_id) DO UPDATE SET rating = excluded.rating, contest_id = excluded.contest_id`);
+  const onlyDropped = sql.array([...touched].filter((userId) => !latestContest.has(userId)), 'int4');
+  await tx.query(sql.unsafe`DELETE FROM ${t.ratings} WHERE user_id = ANY(${onlyDropped})`);
   await tx.query(sql.unsafe`
     INSERT INTO ${t.ratings} (user_id, rating, contest_id)
-    SELECT DISTINCT ON (r.user_id) r.user_id, r.rating, r.contest_id FROM ${t.results} r JOIN ${t.contests} c ON c.contest_id = r.contest_id
-    WHERE r.user_id = ANY(${users}) ORDER BY r.user_id, c.time_end DESC, c.contest_id DESC`);
+    SELECT DISTINCT ON (r.user_id) r.user_id, r.rating, r.contest_id FROM ${t.results} r
+    WHERE r.user_id = ANY(${onlyDropped}) ORDER BY r.user_id, r.time_end DESC, r.contest_id DESC`);
   // Boards show each row's rank and rating after the contest.
   for (const contestId of changedContests) context.notify({ topic: 'scoreboard', key: String(contestId) });
   return { contests: contests.length, results };
