@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JudgeTask } from '@otog/schemas/api/judge-internal';
-import type { SubmissionResult } from '@otog/schemas/common/judging';
+import { JUDGING_LIMITS, RESULT_MAX_LENGTH, type SubmissionResult } from '@otog/schemas/common/judging';
+import { SPECIAL_RESULTS, specialSubmissionResult } from '@otog/judge/scoring/special-results';
 import { testcaseEventId } from '@otog/api/judging/judge-queue';
 import { revokeWorker } from '@otog/api/judging/worker-tokens';
 import { sql } from '@otog/platform/db/pool';
@@ -274,10 +275,33 @@ describe('reports', () => {
     expect(await h.claim(tokenB, 'worker-b')).toEqual([]);
   });
 
+  it('complete takes the verdict string of a problem with the most tests (and a bracketed subtask per test)', async () => {
+    await h.submit(903);
+    const [task] = await h.claim(tokenA, 'worker-a');
+    const longest = '[P]'.repeat(JUDGING_LIMITS.maxTests);
+    expect(longest.length).toBe(RESULT_MAX_LENGTH);
+    const done = await h.post('/tasks/903/complete', tokenA, { ...lease(task!), result: { ...accepted, result: longest } });
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await h.events(903, 'SubmissionJudged'))[0]!.data).toMatchObject({ result: longest });
+  });
+
+  it("a compiler's message over the limit is cut and the submission is a compilation error, not a judge error", async () => {
+    await h.submit(904);
+    const [task] = await h.claim(tokenA, 'worker-a');
+    const result = specialSubmissionResult(SPECIAL_RESULTS.compilationError, `main.cpp:1: error: ${'x'.repeat(200_000)}`);
+    const done = await h.post('/tasks/904/complete', tokenA, { ...lease(task!), result });
+    expect(done.statusCode, done.body).toBe(200);
+    const [judged] = await h.events(904, 'SubmissionJudged');
+    expect(judged!.data).toMatchObject({ status: 'compileError', result: 'Compilation Error' });
+    const errmsg = (judged!.data as { errmsg: string }).errmsg;
+    expect(errmsg.length).toBeLessThanOrEqual(JUDGING_LIMITS.errmsgLength);
+    expect(errmsg).toMatch(/^main\.cpp:1: error: x+\n\.\.\. \(\d+ more characters cut\)$/);
+  });
+
   it('complete refuses a result the event cannot hold with 400', async () => {
     await h.submit(902);
     const [task] = await h.claim(tokenA, 'worker-a');
-    const long = await h.post('/tasks/902/complete', tokenA, { ...lease(task!), result: { ...accepted, result: 'P'.repeat(2_001) } });
+    const long = await h.post('/tasks/902/complete', tokenA, { ...lease(task!), result: { ...accepted, result: 'P'.repeat(RESULT_MAX_LENGTH + 1) } });
     expect(long.statusCode).toBe(400);
     expect(long.json()).toEqual({ message: expect.any(String) });
     const badVerdict = await h.post('/tasks/902/complete', tokenA, {

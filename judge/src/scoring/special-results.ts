@@ -2,7 +2,7 @@
  * Results that replace the verdict string when judging cannot produce one (DOMAIN.md "Scoring one
  * submission"). Each has a fixed submission status; the score is 0 and there are no subtask rows.
  */
-import type { JudgedStatus, SubmissionResult } from '@otog/schemas/common/judging';
+import { clipText, JUDGING_LIMITS, type JudgedStatus, type SubmissionResult } from '@otog/schemas/common/judging';
 
 export const SPECIAL_RESULTS = {
   /** Compilation failed or timed out. */
@@ -45,7 +45,7 @@ export const DEFAULT_SPECIAL_ERRMSG: Readonly<Record<SpecialResult, string>> = {
   'Judge Error': 'The judge failed while grading this submission. Please tell an admin.',
 };
 
-/** The whole SubmissionResult of a special result: score 0, no tests, no subtask rows. */
+/** The whole SubmissionResult of a special result: score 0, no tests, no subtask rows; a long message is cut. */
 export function specialSubmissionResult(result: SpecialResult, errmsg?: string): SubmissionResult {
   return {
     status: specialResultStatus(result),
@@ -53,7 +53,7 @@ export function specialSubmissionResult(result: SpecialResult, errmsg?: string):
     score: 0,
     timeUsed: 0,
     memUsed: 0,
-    errmsg: errmsg ?? DEFAULT_SPECIAL_ERRMSG[result],
+    errmsg: clipText(errmsg ?? DEFAULT_SPECIAL_ERRMSG[result], JUDGING_LIMITS.errmsgLength),
     subtaskResults: [],
   };
 }

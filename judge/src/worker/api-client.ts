@@ -18,7 +18,7 @@ import {
   type ClaimRequest,
   type JudgeTask,
 } from '@otog/schemas/api/judge-internal';
-import type { SubmissionResult, TestOutcome } from '@otog/schemas/common/judging';
+import { clipText, type SubmissionResult, type TestOutcome } from '@otog/schemas/common/judging';
 
 export interface LeaseRef {
   readonly worker: string;
@@ -76,10 +76,7 @@ export interface JudgeApiClient {
 export const FAIL_MESSAGE_MAX = 4_000;
 
 export function clipFailMessage(message: string): string {
-  const text = message.trim() === '' ? 'unknown error' : message;
-  if (text.length <= FAIL_MESSAGE_MAX) return text;
-  const note = ` ... (${text.length - FAIL_MESSAGE_MAX} more characters cut)`;
-  return text.slice(0, FAIL_MESSAGE_MAX - note.length) + note;
+  return clipText(message.trim() === '' ? 'unknown error' : message, FAIL_MESSAGE_MAX);
 }
 
 export function createJudgeApiClient(options: JudgeApiClientOptions): JudgeApiClient {

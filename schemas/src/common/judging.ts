@@ -5,6 +5,26 @@
  */
 import { z } from 'zod';
 
+/**
+ * Judging's size limits, in one place: the test-data upload refuses what the judge could not report, and
+ * the judge, the queue and the events accept whatever a valid problem can produce.
+ */
+export const JUDGING_LIMITS = {
+  /** Tests of one problem, numbered 1..maxTests. */
+  maxTests: 99_999,
+  /** Longest compiler message or judge explanation kept; a longer one is cut with a note, never refused. */
+  errmsgLength: 65_536,
+} as const;
+/** Longest verdict string: a character per test and, at most, a subtask's two brackets per test. */
+export const RESULT_MAX_LENGTH = 3 * JUDGING_LIMITS.maxTests;
+
+/** `text` cut to at most `max` characters, ending with a note of how much was cut. */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = `\n... (${text.length - max} more characters cut)`;
+  return text.slice(0, Math.max(0, max - note.length)) + note;
+}
+
 /** Languages a submission may be written in (DOMAIN.md "Languages"); more are added by data. */
 export const LANGUAGES = ['c', 'cpp', 'python'] as const;
 export const LanguageSchema = z.enum(LANGUAGES);
@@ -70,7 +90,7 @@ export type SubtaskResult = z.infer<typeof SubtaskResultSchema>;
 export const SubmissionResultSchema = z.object({
   status: JudgedStatusSchema,
   /** The verdict string (`PPP-T`, `[PP][PS](P%)`) or a special result (`Compilation Error`, ...). */
-  result: z.string().max(2_000),
+  result: z.string().max(RESULT_MAX_LENGTH),
   /** Scaled to problem.score and rounded half to even. */
   score: z.number().int().nonnegative(),
   /** ms, the maximum over tests. */
@@ -78,7 +98,7 @@ export const SubmissionResultSchema = z.object({
   /** KB, the maximum over tests. */
   memUsed: kilobytes,
   /** Compiler output or an explanation of a judge/problem error; null otherwise. */
-  errmsg: z.string().max(65_536).nullable(),
+  errmsg: z.string().max(JUDGING_LIMITS.errmsgLength).nullable(),
   /** In subtask-number order; empty for special results. */
   subtaskResults: z.array(SubtaskResultSchema),
 });

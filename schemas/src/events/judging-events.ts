@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JudgedStatusSchema, LanguageSchema, SubtaskResultSchema, TestOutcomeSchema } from '../common/judging.ts';
+import { JUDGING_LIMITS, JudgedStatusSchema, LanguageSchema, RESULT_MAX_LENGTH, SubtaskResultSchema, TestOutcomeSchema } from '../common/judging.ts';
 import { defineEvent } from './registry.ts';
 
 const id = z.number().int().positive();
@@ -58,11 +58,11 @@ export const SubmissionJudged = defineEvent({
       submissionId: id,
       judging: judgingNumber,
       status: JudgedStatusSchema,
-      result: z.string().max(2_000),
+      result: z.string().max(RESULT_MAX_LENGTH),
       score: z.number().int().nonnegative(),
       timeUsed: z.number().int().nonnegative(),
       memUsed: z.number().int().min(-1),
-      errmsg: z.string().max(65_536).nullable(),
+      errmsg: z.string().max(JUDGING_LIMITS.errmsgLength).nullable(),
       subtaskResults: z.array(SubtaskResultSchema),
       /** Which worker judged it, and how many leases it took (admins' diagnostics). */
       judgedBy: z.string().max(100).nullable(),

@@ -13,15 +13,13 @@ import { CHECKPOINTS_CHANNEL } from '@otog/platform/runner/checkpoints';
 import { slotConsumerName } from '@otog/platform/runner/projection';
 import { liveSlot } from '@otog/platform/runner/read-model';
 import type { JudgeTask } from '@otog/schemas/api/judge-internal';
-import type { Language, SubmissionResult, TestOutcome } from '@otog/schemas/common/judging';
+import { clipText, JUDGING_LIMITS, RESULT_MAX_LENGTH, type Language, type SubmissionResult, type TestOutcome } from '@otog/schemas/common/judging';
 import { EventSchemaError, SubmissionJudged, TestcaseJudged, type EventDataOf } from '@otog/schemas/events';
 import { JUDGE_TASKS_CHANNEL } from './judge-task-reactor.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_MAX_ATTEMPTS = 3;
 const INT4_MAX = 2_147_483_647;
-const ERRMSG_MAX = 65_536;
-const RESULT_MAX = 2_000;
 /** Fallback re-check while a claim long-polls: leases expire without any notification. */
 const CLAIM_POLL_MS = 1_000;
 
@@ -98,12 +96,6 @@ const streamOf = (submissionId: number) => `submission-${submissionId}`;
 const judgedEventId = (submissionId: number, judging: number) => deterministicEventId(`${submissionId}:${judging}:judged`);
 export const testcaseEventId = (submissionId: number, judging: number, testNumber: number) =>
   deterministicEventId(`${submissionId}:${judging}:${testNumber}`);
-
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const note = `\n... (${text.length - max} more characters cut)`;
-  return text.slice(0, Math.max(0, max - note.length)) + note;
-}
 
 /** Data the event schema refuses (the request schema is looser in places) is the caller's mistake: 400. */
 async function asBadRequest<T>(work: () => Promise<T>): Promise<T> {
@@ -199,7 +191,7 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
     score: 0,
     timeUsed: 0,
     memUsed: 0,
-    errmsg: clip(errmsg, ERRMSG_MAX),
+    errmsg: clipText(errmsg, JUDGING_LIMITS.errmsgLength),
     subtaskResults: [],
     judgedBy,
     // The contract counts leases from 1; a task ended before any lease reports 1.
@@ -412,7 +404,7 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
     },
 
     async complete(submissionId, lease, result) {
-      if (result.result.length > RESULT_MAX) throw new JudgeApiError(400, `result: at most ${RESULT_MAX} characters`);
+      if (result.result.length > RESULT_MAX_LENGTH) throw new JudgeApiError(400, `result: at most ${RESULT_MAX_LENGTH} characters`);
       await asBadRequest(() => pool.transaction(async (tx) => {
         const row = await lockTask(tx, submissionId);
         // A retried complete whose first try committed: already done by this very lease.
@@ -429,7 +421,7 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
             score: result.score,
             timeUsed: result.timeUsed,
             memUsed: result.memUsed,
-            errmsg: result.errmsg === null ? null : clip(result.errmsg, ERRMSG_MAX),
+            errmsg: result.errmsg === null ? null : clipText(result.errmsg, JUDGING_LIMITS.errmsgLength),
             subtaskResults: result.subtaskResults,
             judgedBy: lease.worker,
             attempts: row.attempts,
@@ -443,7 +435,7 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
       const notify = await pool.transaction(async (tx) => {
         const row = await lockTask(tx, submissionId);
         requireLease(row, lease);
-        const lastError = clip(`attempt ${row.attempts} by ${lease.worker}: ${message}`, 8_000);
+        const lastError = clipText(`attempt ${row.attempts} by ${lease.worker}: ${message}`, 8_000);
         if (row.attempts >= maxAttempts) {
           await finish(tx, row, judgeErrorData(row, 'Judge Error', gaveUp(row, lastError), lease.worker), null, lastError);
           logger?.warn({ submissionId, judging: row.judging, attempts: row.attempts }, 'judging gave up: attempts used up');

@@ -11,6 +11,7 @@
  */
 import { promisify } from 'node:util';
 import { unzip, unzipSync, zip, type AsyncZippable, type Unzipped, type UnzipFileInfo } from 'fflate';
+import { JUDGING_LIMITS } from '@otog/schemas/common/judging';
 import { parseSubtaskConfig } from '@otog/schemas/common/subtask-config';
 
 export interface TestdataLimits {
@@ -20,7 +21,7 @@ export interface TestdataLimits {
   readonly maxTests: number;
 }
 
-export const DEFAULT_TESTDATA_LIMITS: TestdataLimits = { maxEntries: 10_000, maxTotalBytes: 512 * 1024 * 1024, maxTests: 99_999 };
+export const DEFAULT_TESTDATA_LIMITS: TestdataLimits = { maxEntries: 10_000, maxTotalBytes: 512 * 1024 * 1024, maxTests: JUDGING_LIMITS.maxTests };
 
 export type TestdataCheck =
   | {
