@@ -281,13 +281,18 @@ async function standingsOf(tx: Queryable, t: RatingTables, contest: Finished): P
   });
 }
 
-/** These users' states after their latest result before `before` (or their latest at all), by user. */
-async function priorStates(tx: Queryable, t: RatingTables, userIds: readonly number[], before: RatingKey | null): Promise<Map<number, PlayerState>> {
+/**
+ * These users' states after their latest result before `before`, by user: one backward step of the
+ * (user, end) index each, never past `before` (where a pass has just deleted rows).
+ */
+async function priorStates(tx: Queryable, t: RatingTables, userIds: readonly number[], before: RatingKey): Promise<Map<number, PlayerState>> {
   if (userIds.length === 0) return new Map();
-  const earlier = before === null ? sql.fragment`TRUE` : sql.fragment`(r.time_end, r.contest_id) < (${before.timeEnd}::timestamptz, ${before.contestId})`;
   const rows = await tx.any(sql.type(PriorStateSchema)`
-    SELECT DISTINCT ON (r.user_id) r.user_id AS "userId", r.state::text AS state FROM ${t.results} r
-    WHERE r.user_id = ANY(${sql.array([...userIds], 'int4')}) AND ${earlier} ORDER BY r.user_id, r.time_end DESC, r.contest_id DESC`);
+    SELECT u.user_id AS "userId", p.state::text AS state FROM unnest(${sql.array([...userIds], 'int4')}::integer[]) AS u(user_id)
+    CROSS JOIN LATERAL (
+      SELECT r.state FROM ${t.results} r
+      WHERE r.user_id = u.user_id AND (r.time_end, r.contest_id) < (${before.timeEnd}::timestamptz, ${before.contestId})
+      ORDER BY r.time_end DESC, r.contest_id DESC LIMIT 1) p`);
   return new Map(rows.map((row) => [row.userId, unpackState(row.state)]));
 }
 
@@ -327,7 +332,7 @@ export async function rateFrom(
     const standings = await standingsOf(tx, t, contest);
     // Who is new to this pass starts from their latest result, all of which are before `from`.
     const unknown = standings.map((standing) => standing.userId).filter((userId) => !states.has(userId));
-    for (const [userId, state] of await priorStates(tx, t, unknown, null)) states.set(userId, state);
+    for (const [userId, state] of await priorStates(tx, t, unknown, from)) states.set(userId, state);
     const rated = rateContest(states, standings, contest.contestEnd);
     const rows = standings.map(({ userId, rank }) => ({ userId, rank, state: rated.get(userId)! }));
     await tx.query(sql.unsafe`
