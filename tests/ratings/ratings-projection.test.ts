@@ -71,7 +71,7 @@ it('rates 44 then 45 from their final standings; the unrated and deleted contest
   expect(expected(after44.get(25))).toBeLessThan(1500);
 });
 
-it('keeps each player state exactly (float8 round trip): the stored state is the rule’s, to the last bit', async () => {
+it('keeps each player state exactly (binary doubles): the stored state is the rule’s, to the last bit', async () => {
   const [version] = await ensureCodeSlot(db.pool, ratingsProjection);
   const t = slotTables(ratingsProjection, version!);
   const stored = await db.pool.anyFirst(sql.unsafe`SELECT state FROM ${t.results} WHERE contest_id = 45 AND user_id = 26`);
@@ -80,7 +80,7 @@ it('keeps each player state exactly (float8 round trip): the stored state is the
     { userId: 26, rank: 1 },
     { userId: 28, rank: 2 },
   ], at(9)).get(26)!.mu;
-  expect(Number((stored[0] as unknown[])[0])).toBe(mu);
+  expect((stored[0] as Buffer).readDoubleLE(0)).toBe(mu);
 });
 
 it('folded one event per batch (as a live fold may), after every event it equals the whole prefix folded at once', async () => {

@@ -45,10 +45,11 @@ class Earliest {
 }
 
 /**
- * A player's Elo-MMR state as float8[]: exact doubles, compact. [mu, sigma, anchor mu, anchor weight,
- * last contest (ms, NaN for none), contests, then (performance, weight) per history term, oldest first].
+ * A player's Elo-MMR state as little-endian doubles (exact, and no decimal text to write or parse):
+ * [mu, sigma, anchor mu, anchor weight, last contest (ms, NaN for none), contests, then (performance,
+ * weight) per history term, oldest first].
  */
-function packState(state: PlayerState): number[] {
+function stateNumbers(state: PlayerState): number[] {
   return [
     state.mu,
     state.sigma,
@@ -59,7 +60,20 @@ function packState(state: PlayerState): number[] {
     ...state.history.flatMap((term) => [term.performance, term.weight]),
   ];
 }
-function unpackState(packed: readonly number[]): PlayerState {
+/** The states of `states`, one after another, and each one's [byte offset, byte length] in it. */
+function packStates(states: readonly PlayerState[]): { bytes: Buffer; spans: Array<[number, number]> } {
+  const numbers = states.map(stateNumbers);
+  const bytes = Buffer.alloc(numbers.reduce((total, list) => total + list.length * 8, 0));
+  const spans: Array<[number, number]> = [];
+  let offset = 0;
+  for (const list of numbers) {
+    spans.push([offset, list.length * 8]);
+    for (const value of list) offset = bytes.writeDoubleLE(value, offset);
+  }
+  return { bytes, spans };
+}
+function unpackState(bytes: Buffer): PlayerState {
+  const packed = Array.from({ length: bytes.length / 8 }, (_, index) => bytes.readDoubleLE(index * 8));
   const [mu, sigma, anchorMu, anchorWeight, lastContestAt, contests, ...terms] = packed as [number, number, number, number, number, number, ...number[]];
   const history = [];
   for (let i = 0; i + 1 < terms.length; i += 2) history.push({ performance: terms[i]!, weight: terms[i + 1]! });
@@ -72,8 +86,7 @@ const FinishedSchema = z.object({
   contestStart: z.number(),
   contestEnd: z.number(),
 });
-/** A packed state read as its float8[] text, `{1500,350,...}` (NaN included): numbers by Number(), exactly. */
-const PriorStateSchema = z.object({ userId: z.number().int(), state: z.string().transform((text) => text.slice(1, -1).split(',').map(Number)) });
+const PriorStateSchema = z.object({ userId: z.number().int(), state: z.instanceof(Buffer) });
 
 /**
  * Ratings (Elo-MMR, rules/elo-mmr.ts): every `rated` contest whose end a ContestEnded confirmed rates its
@@ -86,7 +99,7 @@ const PriorStateSchema = z.object({ userId: z.number().int(), state: z.string().
  * touches, and at the end of the batch every rated contest from there on is rated again from the states
  * before it. A rebuild from the log gives the same numbers to the last digit, however the log is batched.
  *
- * Tables: `results` (contest, user, rank, the rating after it, the player's packed state) and `ratings`
+ * Tables: `results` (contest, user, rank, the rating after it, the player's state in binary) and `ratings`
  * (each rated user's current rating: their latest result's).
  */
 export const ratingsProjection = defineProjection({
@@ -114,7 +127,7 @@ export const ratingsProjection = defineProjection({
       user_id     integer  NOT NULL,
       rank        integer  NOT NULL,
       rating      integer  NOT NULL,
-      state       float8[] NOT NULL,
+      state       bytea    NOT NULL,
       -- The contest's end (its place in the rating order), so a user's latest result is one index read.
       time_end    timestamptz NOT NULL,
       PRIMARY KEY (contest_id, user_id))`);
@@ -288,7 +301,7 @@ async function standingsOf(tx: Queryable, t: RatingTables, contest: Finished): P
 async function priorStates(tx: Queryable, t: RatingTables, userIds: readonly number[], before: RatingKey): Promise<Map<number, PlayerState>> {
   if (userIds.length === 0) return new Map();
   const rows = await tx.any(sql.type(PriorStateSchema)`
-    SELECT u.user_id AS "userId", p.state::text AS state FROM unnest(${sql.array([...userIds], 'int4')}::integer[]) AS u(user_id)
+    SELECT u.user_id AS "userId", p.state FROM unnest(${sql.array([...userIds], 'int4')}::integer[]) AS u(user_id)
     CROSS JOIN LATERAL (
       SELECT r.state FROM ${t.results} r
       WHERE r.user_id = u.user_id AND (r.time_end, r.contest_id) < (${before.timeEnd}::timestamptz, ${before.contestId})
@@ -335,13 +348,15 @@ export async function rateFrom(
     for (const [userId, state] of await priorStates(tx, t, unknown, from)) states.set(userId, state);
     const rated = rateContest(states, standings, contest.contestEnd);
     const rows = standings.map(({ userId, rank }) => ({ userId, rank, state: rated.get(userId)! }));
+    // Every state in one binary parameter, each row taking its slice.
+    const { bytes, spans } = packStates(rows.map((row) => row.state));
     await tx.query(sql.unsafe`
       INSERT INTO ${t.results} (contest_id, user_id, rank, rating, state, time_end)
-      SELECT ${contestId}, user_id, rank, rating, string_to_array(state, ',')::float8[], c.time_end
+      SELECT ${contestId}, user_id, rank, rating, substring(${sql.binary(bytes)}::bytea FROM state_offset + 1 FOR state_length), c.time_end
       FROM ${sql.unnest(
-        rows.map((row) => [row.userId, row.rank, displayRating(row.state), packState(row.state).join(',')]),
-        ['int4', 'int4', 'int4', 'text'],
-      )} AS x(user_id, rank, rating, state) JOIN ${t.contests} c ON c.contest_id = ${contestId}`);
+        rows.map((row, index) => [row.userId, row.rank, displayRating(row.state), spans[index]![0], spans[index]![1]]),
+        ['int4', 'int4', 'int4', 'int4', 'int4'],
+      )} AS x(user_id, rank, rating, state_offset, state_length) JOIN ${t.contests} c ON c.contest_id = ${contestId}`);
     for (const row of rows) {
       states.set(row.userId, row.state);
       latestContest.set(row.userId, contestId);
