@@ -170,11 +170,9 @@ export async function startBenchApiStack(adminUrl: string, options: { web?: WebA
     jwtSecret: `bench-${Math.random().toString(36).slice(2)}-secret-0123456789abcdef`,
     // Set high so the API's throughput is measured, not the per-user submit limit (30/min by default):
     // the limiter still runs on every POST, it just never says 429.
-    rateLimits: {
-      login: { max: 1_000_000_000, windowMs: 60_000 },
-      register: { max: 1_000_000_000, windowMs: 60_000 },
-      submit: { max: 1_000_000_000, windowMs: 60_000 },
-    },
+    rateLimits: Object.fromEntries(
+      Object.keys(DEFAULT_API_SETTINGS.rateLimits).map((name) => [name, { max: 1_000_000_000, windowMs: 60_000 }]),
+    ) as ApiSettings['rateLimits'],
   };
   const sessions = createSessionGuard({ pool: runtime.pool, listener: runtime.listener });
   const deps: ApiDependencies = { pool: runtime.pool, store: runtime.store, projections: runtime.projections, objects, logger, settings, sessions };

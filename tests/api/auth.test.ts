@@ -5,6 +5,7 @@ import { sql } from '@otog/platform/db/pool';
 import { authContract, REFRESH_TOKEN_COOKIE } from '@otog/schemas/api/auth';
 import { userContract } from '@otog/schemas/api/user';
 import { buildApp } from '@otog/api/app';
+import { TOO_MANY_SIGN_INS } from '@otog/api/modules/auth/routes';
 import { createSessionGuard } from '@otog/api/modules/auth/session-guard';
 import { createNotificationListener } from '@otog/platform/db/listen';
 import { until } from '../support/until.ts';
@@ -351,7 +352,13 @@ describe('rate limits', () => {
   let limited: Stack;
   beforeAll(async () => {
     const limit = { max: 2, windowMs: 60_000 };
-    limited = await startStack({ settings: { rateLimits: { login: limit, register: limit, submit: { max: 100, windowMs: 60_000 } } } });
+    limited = await startStack({
+      settings: {
+        rateLimits: { login: limit, loginPerAccount: { max: 3, windowMs: 60_000 }, register: limit, submit: { max: 100, windowMs: 60_000 }, accountEdit: limit },
+        // Behind a proxy: the caller is the address X-Forwarded-For names (the limits key on it).
+        trustProxy: true,
+      },
+    });
   });
   afterAll(() => limited?.stop());
 
@@ -374,5 +381,36 @@ describe('rate limits', () => {
     });
     expect(elsewhere.statusCode).toBe(200);
     expect(authContract.login.responses[200].parse(elsewhere.json()).user.username).toBe(registration.username);
+  });
+
+  const loginFrom = (address: string, body: { username: string; password: string }) =>
+    limited.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'x-forwarded-for': address }, payload: body });
+
+  it('limits sign-ins per account from any address, whatever the case of the name; others are not held up', async () => {
+    const target = await limited.createUser();
+    const guesses = ['10.9.0.1', '10.9.0.2', '10.9.0.3'].map((address) => loginFrom(address, { username: target.username.toUpperCase(), password: 'guess' }));
+    expect((await Promise.all(guesses)).map((response) => response.statusCode)).toEqual([401, 401, 401]);
+    const fourth = await loginFrom('10.9.0.4', { username: target.username, password: target.password });
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json()).toEqual({ message: TOO_MANY_SIGN_INS });
+    const other = await limited.createUser();
+    expect((await loginFrom('10.9.0.4', { username: other.username, password: other.password })).statusCode).toBe(200);
+  });
+
+  it('behind a trusted proxy, each forwarded address has its own budget (a school behind one NAT is one address)', async () => {
+    const [first, second] = [await limited.createUser(), await limited.createUser()];
+    for (const user of [first, second]) expect((await loginFrom('10.8.0.1', user)).statusCode).toBe(200);
+    expect((await loginFrom('10.8.0.1', first)).statusCode).toBe(429);
+    expect((await loginFrom('10.8.0.2', first)).statusCode).toBe(200);
+  });
+
+  it('limits show-name changes per user', async () => {
+    const user = await limited.createUser();
+    const rename = (showName: string) => limited.call(userContract.updateShowName, { as: user, params: { userId: user.id }, body: { showName } });
+    expect((await rename(`first ${user.id}`)).statusCode).toBe(200);
+    expect((await rename(`second ${user.id}`)).statusCode).toBe(200);
+    const third = await rename(`third ${user.id}`);
+    expect(third.statusCode).toBe(429);
+    expect((await limited.expectCall(userContract.profile, 200, { as: user, params: { userId: user.id } })).showName).toBe(`second ${user.id}`);
   });
 });

@@ -77,6 +77,14 @@ describe('the API process config', () => {
     expect(problems.map((p) => p.split(':')[0])).toEqual(['OFFLINE_MODE', 'JWT_SECRET', 'OTOG_ADMIN_PASSWORD']);
   });
 
+  it('reads TRUST_PROXY as true, false or the proxies to believe; unset believes none', () => {
+    expect(readApiConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(readApiConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(readApiConfig({ TRUST_PROXY: '10.0.0.0/8,loopback' }).TRUST_PROXY).toBe('10.0.0.0/8,loopback');
+    expect(readApiConfig({}).TRUST_PROXY).toBeUndefined();
+    expect(problemsOf(() => readApiConfig({ TRUST_PROXY: ' ' }))).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+  });
+
   it('keeps a generated JWT secret in the data directory, readable by the owner only', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'otog-secret-'));
     try {

@@ -11,6 +11,7 @@ import { subtaskRows } from '@otog/api/modules/submissions/present';
 import { submissionContract as contract, type Submission } from '@otog/schemas/api/submission';
 import type { Notice } from '@otog/platform/notices/notice';
 import { until } from '../support/until.ts';
+import { DEFAULT_API_SETTINGS } from '@otog/api/http/settings';
 import { startStack, type CallOptions, type Stack, type TestUser } from './support/stack.ts';
 
 let stack: Stack;
@@ -698,7 +699,7 @@ describe('submissions to hidden problems', () => {
 describe('upload rate limit', () => {
   let limited: Stack;
   beforeAll(async () => {
-    limited = await startStack({ settings: { rateLimits: { login: { max: 100, windowMs: 60_000 }, register: { max: 100, windowMs: 60_000 }, submit: { max: 2, windowMs: 60_000 } } } });
+    limited = await startStack({ settings: { rateLimits: { ...DEFAULT_API_SETTINGS.rateLimits, submit: { max: 2, windowMs: 60_000 } } } });
   }, 60_000);
   afterAll(() => limited?.stop());
 

@@ -34,5 +34,6 @@ export function apiSettingsFrom(config: ApiConfig): ApiSettings {
     refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
     cookieSecure: config.COOKIE_SECURE,
     submissionMaxBytes: config.SUBMISSION_MAX_BYTES,
+    trustProxy: config.TRUST_PROXY ?? false,
   };
 }

@@ -83,6 +83,8 @@ class RequestLogAtDebug extends LogController {
 export function buildApp(options: AppOptions = {}) {
   const app = Fastify({
     loggerInstance: options.logger ?? createLogger({ name: 'otog', level: 'silent' }),
+    // Which X-Forwarded-For hops name the caller (TRUST_PROXY); by default none, so a client cannot pick its IP.
+    trustProxy: options.api?.settings.trustProxy ?? false,
     logController: new RequestLogAtDebug(),
   });
   // Routes declare zod schemas (schemas/src/api): requests are parsed and responses checked with them.

@@ -100,6 +100,17 @@ export const apiConfigShape = {
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(90 * 86_400).default(7 * 86_400),
+  /**
+   * Behind a reverse proxy or load balancer: `true` (believe X-Forwarded-For from any hop) or a
+   * comma-separated list of the proxies' addresses/CIDRs (or `loopback`, `uniquelocal`). Unset: the socket's
+   * address is the caller's (rate limits key on it), and a forged X-Forwarded-For changes nothing.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .transform((value): boolean | string => (value === 'true' ? true : value === 'false' ? false : value))
+    .optional(),
   /** Secure flag on the refresh-token cookie: set it when the site is served over HTTPS. */
   COOKIE_SECURE: booleanFlag.default(false),
   /** Largest accepted source file in bytes (OTOG: 10 KiB). */

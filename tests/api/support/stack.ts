@@ -121,7 +121,7 @@ export async function startStack(
     ...DEFAULT_API_SETTINGS,
     jwtSecret: 'test-secret-test-secret-test-secret-0123',
     // Generous limits: the suites sign in often from one address; the rate-limit tests set their own.
-    rateLimits: { login: { max: 10_000, windowMs: 60_000 }, register: { max: 10_000, windowMs: 60_000 }, submit: { max: 10_000, windowMs: 60_000 } },
+    rateLimits: Object.fromEntries(Object.keys(DEFAULT_API_SETTINGS.rateLimits).map((name) => [name, { max: 10_000, windowMs: 60_000 }])) as ApiSettings['rateLimits'],
     ...options.settings,
   };
   const sessions = createSessionGuard({ pool: runtime.pool, listener: runtime.listener });

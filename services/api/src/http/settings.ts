@@ -28,7 +28,18 @@ export interface ApiSettings {
   readonly problemFileMaxBytes: number;
   /** How long a write waits for its projection before answering (read-your-writes, bounded). */
   readonly readYourWritesTimeoutMs: number;
-  readonly rateLimits: { readonly login: RateLimit; readonly register: RateLimit; readonly submit: RateLimit };
+  readonly rateLimits: {
+    /** Sign-ins per IP: generous, a school signs in from behind one address. */
+    readonly login: RateLimit;
+    /** Sign-ins per account name, from anywhere: what stops guessing one account's password. */
+    readonly loginPerAccount: RateLimit;
+    readonly register: RateLimit;
+    readonly submit: RateLimit;
+    /** Show-name changes, avatar uploads and share toggles, per user. */
+    readonly accountEdit: RateLimit;
+  };
+  /** Behind a reverse proxy: which X-Forwarded-For hops to believe for the caller's IP (Fastify's trustProxy). */
+  readonly trustProxy: boolean | string;
 }
 
 /** What the public API's modules are given: the event-sourcing core, file storage and settings. */
@@ -56,8 +67,11 @@ export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {
   problemFileMaxBytes: 64 * 1024 * 1024,
   readYourWritesTimeoutMs: 2_000,
   rateLimits: {
-    login: { max: 10, windowMs: 60_000 },
-    register: { max: 5, windowMs: 60_000 },
+    login: { max: 100, windowMs: 60_000 },
+    loginPerAccount: { max: 10, windowMs: 60_000 },
+    register: { max: 30, windowMs: 60_000 },
     submit: { max: 30, windowMs: 60_000 },
+    accountEdit: { max: 10, windowMs: 60_000 },
   },
+  trustProxy: false,
 };

@@ -18,12 +18,12 @@ import type { Notice, Notifier } from '@otog/platform/notices/notice';
 import { CHAT_NOTICE, createContestQueries, createSubmissionQueries } from '@otog/projections';
 import { checkChatMessage, CHAT_TOO_FAST_MESSAGE, REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { isAdmin, verifiedPayload, type AuthUser } from '../http/access.ts';
+import { createKeyRateLimit } from '../http/key-rate-limit.ts';
 import type { ApiDependencies } from '../http/settings.ts';
 import { boardOpenTo, timesOf } from '../modules/contests/contest-access.ts';
 import { postChatMessage } from '../modules/chat/chat-commands.ts';
 import { canSeeSubmission } from '../modules/submissions/rules.ts';
 import { contestVisibility } from '../modules/contests/contest-lookup.ts';
-import { createChatRateLimit, type ChatRateLimit } from './chat-rate-limit.ts';
 import type { Presence } from './presence.ts';
 import { createThrottle } from './throttle.ts';
 
@@ -38,6 +38,8 @@ const SESSION_SWEEP_MS = 60_000;
 const SESSION_SWEEP_CHUNK = 5_000;
 /** At most one scoreboard notice per contest per this many ms, the last one always delivered. */
 const SCOREBOARD_NOTICE_MS = 1_000;
+/** How fast one user may chat: a burst of 5 messages in any 10 s. */
+const CHAT_RATE = { max: 5, windowMs: 10_000 };
 /** At most one `online` push per node per this many ms, the last one always delivered. */
 const ONLINE_NOTICE_MS = 1_000;
 
@@ -91,7 +93,7 @@ export async function startRealtime(options: RealtimeOptions): Promise<Realtime>
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub, sub, { key: `${namespace}-socket.io` }));
   }
-  const rateLimit: ChatRateLimit = createChatRateLimit(deps.redis, `${namespace}-chat-rate:`);
+  const chatLimit = createKeyRateLimit({ ...(deps.redis ? { redis: deps.redis } : {}), prefix: `${namespace}-chat-rate:`, ...CHAT_RATE });
   const submissions = createSubmissionQueries(deps.pool);
   const contests = createContestQueries(deps.pool);
   const safely = (what: string, work: Promise<unknown>) => void work.catch((error: unknown) => logger.warn({ err: error }, `realtime: ${what} failed`));
@@ -140,7 +142,7 @@ export async function startRealtime(options: RealtimeOptions): Promise<Realtime>
         'chat',
         (async () => {
           if (!(await deps.sessions.isCurrent({ id: user.id, role: user.role, sid: socket.data.sid }))) return socket.disconnect(true);
-          if (!(await rateLimit.allow(user.id))) return answer({ ok: false, message: CHAT_TOO_FAST_MESSAGE });
+          if (!(await chatLimit.allow(String(user.id)))) return answer({ ok: false, message: CHAT_TOO_FAST_MESSAGE });
           const push = await postChatMessage(deps, user, checked.message);
           io.emit(REALTIME_EVENTS.chat, push);
           answer({ ok: true, id: push[0] });

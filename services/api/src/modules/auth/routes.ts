@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { authContract, REFRESH_TOKEN_COOKIE } from '@otog/schemas/api/auth';
 import { decodeVerifiedIgnoringExpiry, tokenOf } from '../../http/access.ts';
 import { forbidden, HttpError, unauthorized } from '../../http/errors.ts';
+import { createKeyRateLimit } from '../../http/key-rate-limit.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
 import { createAccount, findAccount, toSummary } from '../users/accounts.ts';
@@ -35,7 +36,15 @@ export function refusalError(refusal: RefreshRefusal): HttpError {
   }
 }
 
+/** Too many sign-ins to one account in the window, from wherever they came. */
+export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts for this account; try again in a minute';
+
 export async function authRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
+  const loginsPerAccount = createKeyRateLimit({
+    ...(deps.redis ? { redis: deps.redis } : {}),
+    prefix: 'otog-login-account:',
+    ...deps.settings.rateLimits.loginPerAccount,
+  });
   const { settings } = deps;
 
   serve(
@@ -53,6 +62,8 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDependencies): P
     authContract.login,
     async (request, reply) => {
       const { username, password } = request.body;
+      // Per account name from any address (the route's own limit is per IP): one account's password cannot be guessed from many.
+      if (!(await loginsPerAccount.allow(username.toLowerCase()))) throw new HttpError(429, TOO_MANY_SIGN_INS);
       const account = await findAccount(deps.pool, { username });
       // An unknown user costs one hash verification too: the answer's timing must not tell which names exist.
       const valid = await verifyPassword(password, account?.passwordHash ?? (await DUMMY_HASH_PROMISE));

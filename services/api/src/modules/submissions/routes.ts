@@ -167,7 +167,7 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
     if (!canShare(user, submission)) throw forbidden('Forbidden');
     await shareSubmission(deps, submission.id, request.body.show, user.id);
     return { public: request.body.show };
-  });
+  }, { rateLimit: { ...deps.settings.rateLimits.accountEdit, keyBy: 'user' } });
 
   serve(app, submissionContract.rejudgeSubmission, async (request) => {
     const submission = await queries.facts(request.params.submissionId);

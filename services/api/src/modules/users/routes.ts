@@ -20,6 +20,8 @@ function assertSelfOrAdmin(user: AuthUser, userId: number): void {
 
 export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
   const ratings = createRatingQueries(deps.pool);
+  // Each costs an event (and an avatar two image files): per user, so one account cannot flood the log or the disk.
+  const accountEditLimit = { rateLimit: { ...deps.settings.rateLimits.accountEdit, keyBy: 'user' as const } };
   serve(app, userContract.adminList, async (request) => listAccounts(deps.pool, request.query));
 
   // Each online user once, across every API node (the realtime channel keeps the presence).
@@ -62,7 +64,7 @@ export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): 
     assertSelfOrAdmin(user, request.params.userId);
     const account = await changeShowName(deps, request.params.userId, request.body.showName, user.id);
     return { showName: account.showName };
-  });
+  }, accountEditLimit);
 
   serve(app, userContract.uploadAvatar, async (request) => {
     const user = caller(request);
@@ -75,7 +77,7 @@ export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): 
     const [large, small] = await Promise.all([deps.objects.put(images.large), deps.objects.put(images.small)]);
     await setAvatar(deps, userId, { large, small }, user.id);
     return { message: 'Upload avatar complete.' };
-  });
+  }, accountEditLimit);
 
   serve(app, userContract.avatar, async (request, reply) => {
     const wanted = parseAvatarFile(request.params.file);
