@@ -24,6 +24,7 @@ import type { BenchContext } from './lib/context.ts';
 import { createBenchDatabase } from './lib/services.ts';
 import type { BenchResult } from './lib/report.ts';
 import { int, ms } from './lib/stats.ts';
+import { mulberry32 } from '../tests/support/mulberry32.ts';
 
 const ONE_CONTEST_PARTICIPANTS = 10_000;
 const REPLAY_CONTESTS = 500;
@@ -211,18 +212,6 @@ function rankedBySkill(userIds: readonly number[], skillOf: (userId: number) => 
     standings.push({ userId, rank: previous && scored[index - 1]!.score === score ? previous.rank : index + 1 });
   });
   return standings;
-}
-
-/** mulberry32: a small seeded generator, so every run draws the same contests. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** A standard normal draw (Box-Muller). */

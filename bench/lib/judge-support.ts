@@ -14,6 +14,7 @@ import { loadAverage } from './machine.ts';
 import type { BenchResult } from './report.ts';
 import { onCleanup } from './services.ts';
 import { now, percentile } from './stats.ts';
+import { mulberry32 } from '../../tests/support/mulberry32.ts';
 
 /**
  * Sandbox uids of the benches: below the test suites' range (60100–61999) and the built-in worker's
@@ -176,18 +177,6 @@ export function summarizeUses(uses: readonly SlotUse[], testProgram = './main'):
   };
 }
 
-/** A small deterministic PRNG (mulberry32), so every run judges the same tests. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * An a+b problem folder with `tests` tests (`n.in`: two integers of up to ±10^12, `n.sol`: their sum),
  * 0755 with 0644 files, no subtask.json (one subtask of all tests) and the standard checker.
@@ -195,7 +184,7 @@ function random(seed: number): () => number {
 export function writeAplusbProblem(dir: string, tests: number, seed = 20_260_521): string {
   mkdirSync(dir, { recursive: true, mode: 0o755 });
   chmodSync(dir, 0o755);
-  const next = random(seed);
+  const next = mulberry32(seed);
   const value = () => BigInt(Math.floor((next() * 2 - 1) * 1e12));
   for (let test = 1; test <= tests; test++) {
     const a = value();

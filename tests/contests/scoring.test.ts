@@ -14,6 +14,7 @@ import {
   type ProblemOutcome,
   type ProblemScoringContext,
 } from '@otog/projections/contest-scores/rules/scoring';
+import { mulberry32 } from '../support/mulberry32.ts';
 
 /** Contest start. */
 const T0 = Date.UTC(2024, 0, 1, 9, 0, 0);
@@ -321,17 +322,6 @@ describe('scoreProblem dispatches on the grading mode', () => {
 });
 
 describe('properties over random journals', () => {
-  /** mulberry32: a small seeded PRNG, so every run sees the same journals. */
-  function prng(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
   function randomJournal(random: () => number, problemScore: number): JudgedContestSubmission[] {
     const int = (below: number) => Math.floor(random() * below);
@@ -364,7 +354,7 @@ describe('properties over random journals', () => {
   }
 
   it('shuffling and duplicating never change the outcome; the history has one entry per submission and never falls in best modes', () => {
-    const random = prng(20240101);
+    const random = mulberry32(20240101);
     for (let run = 0; run < 400; run++) {
       const mode = GRADING_MODES[run % GRADING_MODES.length] as GradingMode;
       const problemScore = [100, 50, 7, 250][Math.floor(random() * 4)] as number;

@@ -12,6 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { displayRating, ELO_MMR_PARAMS, newPlayer, rateContest, type PlayerState, type Standing } from '@otog/projections/ratings/rules/elo-mmr';
+import { mulberry32 } from '../support/mulberry32.ts';
 
 const T0 = Date.UTC(2024, 0, 1);
 const DAY = 86_400_000;
@@ -363,16 +364,4 @@ function bisect(f: (x: number) => number, lo: number, hi: number): number {
     else hi = mid;
   }
   return (lo + hi) / 2;
-}
-
-/** mulberry32: a small seeded generator, so a failing run can be reproduced. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
