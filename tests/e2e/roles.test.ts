@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { RATE_LIMIT_NAMESPACE } from '@otog/api/app';
+import { LOGIN_ACCOUNT_LIMIT_PREFIX } from '@otog/api/modules/auth/routes';
 import { sql } from '@otog/platform/db/pool';
 import { freePort } from '../support/local-services.ts';
 import { createTestDatabase } from '../support/test-db.ts';
@@ -117,10 +118,10 @@ it('splits the API, the projections and the judge queue over processes sharing o
     nodes.push(standby);
     await until('the new projector folds the announcement', async () => (await announcementIds()).includes(second.body.id), 30_000);
 
-    // The login limit (10 a minute per address) is counted once for both nodes: alternating A and B, the
-    // 11th attempt is refused although A has seen only 6 of them.
+    // The sign-in limits (10 a minute per account, 100 per address) are counted once for both nodes:
+    // alternating A and B, the 11th attempt on one account is refused although A has seen only 6 of them.
     const limitKeys = `${RATE_LIMIT_NAMESPACE}*`;
-    const stale = await redis.keys(limitKeys);
+    const stale = [...(await redis.keys(limitKeys)), ...(await redis.keys(`${LOGIN_ACCOUNT_LIMIT_PREFIX}*`))];
     if (stale.length > 0) await redis.del(...stale);
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 12; attempt += 1) {
@@ -129,6 +130,7 @@ it('splits the API, the projections and the judge queue over processes sharing o
     }
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
     expect(await redis.keys(limitKeys)).toContain(`${RATE_LIMIT_NAMESPACE}POST/api/auth/login-ip:127.0.0.1`);
+    expect(await redis.keys(`${LOGIN_ACCOUNT_LIMIT_PREFIX}*`)).toEqual([`${LOGIN_ACCOUNT_LIMIT_PREFIX}roles_user`]);
 
     for (const node of [a, b, standby]) expect(node.output().stdout + node.output().stderr).not.toMatch(/faulted|"level":50/);
   } finally {

@@ -36,13 +36,16 @@ export function refusalError(refusal: RefreshRefusal): HttpError {
   }
 }
 
+/** Redis keys of the per-account sign-in counts. */
+export const LOGIN_ACCOUNT_LIMIT_PREFIX = 'otog-login-account:';
+
 /** Too many sign-ins to one account in the window, from wherever they came. */
 export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts for this account; try again in a minute';
 
 export async function authRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
   const loginsPerAccount = createKeyRateLimit({
     ...(deps.redis ? { redis: deps.redis } : {}),
-    prefix: 'otog-login-account:',
+    prefix: LOGIN_ACCOUNT_LIMIT_PREFIX,
     ...deps.settings.rateLimits.loginPerAccount,
   });
   const { settings } = deps;
