@@ -256,10 +256,9 @@ async function fold(tx: Tx, t: RatingTables, event: StoredEvent, earliest: Earli
       RETURNING problem_id`);
     if (changed !== null) await markContests(sql.fragment`contest_id IN (SELECT contest_id FROM ${t.entries} WHERE problem_id = ${data.problemId})`);
   } else if (isEvent(event, ProblemDeleted)) {
-    const { data } = event;
-    const { problemId } = data;
-    await markContests(sql.fragment`contest_id IN (SELECT contest_id FROM ${t.problems} WHERE problem_id = ${problemId})`);
-    await markContests(sql.fragment`contest_id IN (SELECT contest_id FROM ${t.entries} WHERE problem_id = ${problemId})`);
+    const { problemId } = event.data;
+    await markContests(sql.fragment`(contest_id IN (SELECT contest_id FROM ${t.problems} WHERE problem_id = ${problemId})
+      OR contest_id IN (SELECT contest_id FROM ${t.entries} WHERE problem_id = ${problemId}))`);
     for (const table of [t.entries, t.problems, t.problem_scores]) await tx.query(sql.unsafe`DELETE FROM ${table} WHERE problem_id = ${problemId}`);
   } else if (isEvent(event, UserRegistered) || isEvent(event, UserUpdated)) {
     const { data } = event;

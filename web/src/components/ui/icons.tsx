@@ -35,3 +35,5 @@ export const PlusIcon = (p: SVGProps<SVGSVGElement>) => (<svg {...base(p)}><path
 export const ExternalIcon = (p: SVGProps<SVGSVGElement>) => (<svg {...base(p)}><path d="M15 3h6v6M10 14 21 3M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" /></svg>);
 export const CodeIcon = (p: SVGProps<SVGSVGElement>) => (<svg {...base(p)}><path d="m16 18 6-6-6-6M8 6l-6 6 6 6" /></svg>);
 export const ClockIcon = (p: SVGProps<SVGSVGElement>) => (<svg {...base(p)}><circle cx="12" cy="12" r="10" /><path d="M12 6v6l4 2" /></svg>);
+export const ChatIcon = (p: SVGProps<SVGSVGElement>) => (<svg {...base(p)}><path d="M21 11.5a8.4 8.4 0 0 1-9 8.4 9 9 0 0 1-3.8-.8L3 21l1.9-5.1A8.4 8.4 0 0 1 3 11.5 8.5 8.5 0 0 1 12 3a8.5 8.5 0 0 1 9 8.5Z" /></svg>);
+export const SendIcon = (p: SVGProps<SVGSVGElement>) => (<svg {...base(p)}><path d="m22 2-7 20-4-9-9-4Z" /><path d="M22 2 11 13" /></svg>);

@@ -13,7 +13,7 @@ import { chatContract } from '@otog/schemas/api/chat';
 import { checkChatMessage, CHAT_EMPTY_MESSAGE, REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { Button } from '../../components/ui/Button.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
-import { TrashIcon } from '../../components/ui/icons.tsx';
+import { SendIcon, TrashIcon } from '../../components/ui/icons.tsx';
 import { UserAvatar } from '../../components/UserAvatar.tsx';
 import { callApi, errorMessage } from '../../lib/api.ts';
 import { useRealtime, useRealtimeConnected, useRealtimeNeeded } from '../../lib/realtime.ts';
@@ -21,7 +21,6 @@ import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
 import { mergeFeed, useChatHistory, type ChatItem } from './chat-data.ts';
 import { ChatText, formatChatHeader, formatChatTimestamp, isEmojiOnly, sameDay } from './format.tsx';
-import { SendIcon } from './icons.tsx';
 import { OnlineDialog, OnlineHoverCard } from './OnlineUsers.tsx';
 
 /** The product name as the top bar shows it. */
@@ -284,7 +283,7 @@ function ChatForm() {
           }}
         />
         <button type="submit" className="btn btn-primary btn-icon btn-md chat-send" aria-label="ส่งข้อความ" title="ส่งข้อความ" disabled={sending}>
-          <SendIcon width={18} height={18} />
+          <SendIcon />
         </button>
       </div>
     </form>

@@ -14,7 +14,7 @@ import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { useRealtimeEvent } from '../../lib/realtime.ts';
 import { useSession } from '../../lib/session.tsx';
 import { CHAT_HISTORY_KEY, dropFromHistory, itemFromPush, ONLINE_KEY, type ChatItem } from './chat-data.ts';
-import { ChatIcon } from './icons.tsx';
+import { ChatIcon } from '../../components/ui/icons.tsx';
 import { OnlineHoverCard } from './OnlineUsers.tsx';
 import './chat.css';
 
@@ -94,7 +94,7 @@ export function ChatWidget() {
             data-unread={unread || undefined}
             onClick={toggle}
           >
-            <ChatIcon />
+            <ChatIcon width={22} height={22} />
             {unread ? <span className="chat-unread-dot" aria-hidden /> : null}
           </button>
         )}
