@@ -6,7 +6,8 @@
  * Chat: a client sends `chat-server`; a valid message is appended as an event and pushed as `chat` to
  * every socket, on every node through the Redis adapter. Presence: `online` is pushed when a node's set of
  * online users changes, at most once a second per node (a reconnect, a second tab or a connect storm of
- * 10,000 sockets does not push 10,000 × 10,000 messages; clients refetch the list only while they show it). Live notices: every node hears the read models' after-commit notices and tells its own
+ * 10,000 sockets does not push 10,000 × 10,000 messages; clients refetch the list only while they show it).
+ * Live notices: every node hears the read models' after-commit notices and tells its own
  * sockets in the matching rooms (`user:<id>`, `submission:<id>`, `contest:<id>`) what changed; clients refetch.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,7 +1,8 @@
 /**
  * Refresh tokens: random, single-use, rotated on every refresh within a "family" (one sign-in). Presenting a
  * token that was already used (past a few seconds' grace for racing tabs) means two parties hold it (one of
- * them stole it): the whole family is revoked, so the thief's newer token dies too. Only the sha256 of a token is stored: a leaked table signs no one in.
+ * them stole it): the whole family is revoked, so the thief's newer token dies too. Only the sha256 of a
+ * token is stored: a leaked table signs no one in.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';

@@ -7,7 +7,8 @@
  * with a NOTIFY in its own transaction (delivered on commit to every API node); the node that made the
  * change also forgets at once after its commit. The TTL only bounds a notification lost with a connection.
  */
-import type { Role } from '@otog/schemas/api/contract';
+import { z } from 'zod';
+import { RoleSchema, type Role } from '@otog/schemas/api/contract';
 import type { NotificationListener } from '@otog/platform/db/listen';
 import { sql, type Queryable } from '@otog/platform/db/pool';
 
@@ -57,6 +58,8 @@ interface SessionState {
 }
 
 const MAX_ENTRIES = 100_000;
+/** A session family that stands, with its account's current role. */
+const StandingRow = z.object({ sid: z.string(), id: z.number().int(), role: RoleSchema });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createSessionGuard(options: { pool: Queryable; listener: NotificationListener; ttlMs?: number }): SessionGuard {
@@ -102,10 +105,10 @@ export function createSessionGuard(options: { pool: Queryable; listener: Notific
     async standing(claims) {
       const valid = claims.filter((claim) => UUID.test(claim.sid));
       if (valid.length === 0) return new Set();
-      const rows = (await options.pool.any(sql.unsafe`
+      const rows = await options.pool.any(sql.type(StandingRow)`
         SELECT DISTINCT t.family_id::text AS sid, a.id, a.role
         FROM refresh_tokens t JOIN accounts a ON a.id = t.user_id
-        WHERE t.family_id = ANY(${sql.array(valid.map((claim) => claim.sid), 'uuid')}) AND t.revoked_at IS NULL`)) as ReadonlyArray<{ sid: string; id: number; role: Role }>;
+        WHERE t.family_id = ANY(${sql.array(valid.map((claim) => claim.sid), 'uuid')}) AND t.revoked_at IS NULL`);
       const active = new Map(rows.map((row) => [row.sid, row]));
       const stands = (claim: SessionClaims) => {
         const row = active.get(claim.sid.toLowerCase());

@@ -93,6 +93,8 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     contest: ContestRecord,
     problemIds: ReadonlySet<number>,
     view: { kind: 'live' } | { kind: 'frozen'; at: number } | { kind: 'replay'; at: number; judged: 'then' | 'now' },
+    /** Each rated participant's rating after the contest (empty until it is rated). */
+    rated: ReadonlyMap<number, { rating: number }>,
   ): Promise<ScoreboardRow[]> => {
     const participants = await contests.participants(contest.id, { usersOnly: true, ...(view.kind === 'replay' ? { joinedBy: new Date(view.at) } : {}) });
     let cells: Parameters<typeof rankBoard>[2];
@@ -106,7 +108,7 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
         pending = new Map((await scores.madeAfter(contest.id, view.at)).map((row) => [`${row.userId}:${row.problemId}`, row.count]));
       }
     }
-    const [users, rated] = await Promise.all([summariesOf(deps.pool, participants), ratings.contestResults(contest.id)]);
+    const users = await summariesOf(deps.pool, participants);
     return rankBoard(contest.gradingMode, participants, cells, problemIds, pending).flatMap((row) => {
       const user = users.get(row.userId);
       if (!user) return [];
@@ -231,7 +233,7 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
       contests.participants(contest.id, { usersOnly: false }),
       ratings.contestResults(contest.id),
     ]);
-    const rows = await boardRows(contest, new Set(contestProblems.map((problem) => problem.id)), view);
+    const rows = await boardRows(contest, new Set(contestProblems.map((problem) => problem.id)), view, rated);
     return {
       contest: {
         ...toContest(contest),

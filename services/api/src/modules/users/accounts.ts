@@ -27,9 +27,10 @@ export interface AccountRow {
 
 type Fragment = ReturnType<typeof sql.fragment>;
 
-/** An accounts row's columns; `rating` is the user's current rating from the ratings read model. */
-const accountColumns = (rating: Fragment) => sql.fragment`id, username, show_name AS "showName", role, ${rating} AS rating,
-  password_hash AS "passwordHash", created_at AS "createdAt", updated_at AS "updatedAt"`;
+/** A user summary's columns; `rating` is the user's current rating from the ratings read model. */
+const summaryColumns = (rating: Fragment) => sql.fragment`id, username, show_name AS "showName", role, ${rating} AS rating`;
+const accountColumns = (rating: Fragment) =>
+  sql.fragment`${summaryColumns(rating)}, password_hash AS "passwordHash", created_at AS "createdAt", updated_at AS "updatedAt"`;
 const ratedAccountColumns = async (db: Queryable) => accountColumns(await ratingColumn(db, 'accounts'));
 
 type AccountDeps = { readonly pool: DatabasePool; readonly store: EventStore };
@@ -106,8 +107,7 @@ export async function findAccount(pool: Queryable, by: { id: number } | { userna
 /** The summaries of the given users that exist (scoreboards and prizes name their users), by id. */
 export async function summariesOf(pool: Queryable, userIds: readonly number[]): Promise<Map<number, UserSummary>> {
   const rows = (await pool.any(sql.unsafe`
-    SELECT id, username, show_name AS "showName", role, ${await ratingColumn(pool, 'accounts')} AS rating
-    FROM accounts WHERE id = ANY(${sql.array([...userIds], 'int4')})`)) as readonly UserSummary[];
+    SELECT ${summaryColumns(await ratingColumn(pool, 'accounts'))} FROM accounts WHERE id = ANY(${sql.array([...userIds], 'int4')})`)) as readonly UserSummary[];
   return new Map(rows.map((row) => [row.id, toSummary(row)]));
 }
 
@@ -131,8 +131,7 @@ export async function listAccounts(
   }
   const where = conditions.length ? sql.fragment`WHERE ${sql.join(conditions, sql.fragment` OR `)}` : sql.fragment``;
   const rows = (await pool.any(sql.unsafe`
-    SELECT id, username, show_name AS "showName", role, ${await ratingColumn(pool, 'accounts')} AS rating, count(*) OVER () AS total
-    FROM accounts ${where}
+    SELECT ${summaryColumns(await ratingColumn(pool, 'accounts'))}, count(*) OVER () AS total FROM accounts ${where}
     ORDER BY id DESC LIMIT ${query.limit} OFFSET ${query.skip}`)) as ReadonlyArray<UserSummary & { total: bigint }>;
   // A page past the end has no rows to carry the window count: count separately then.
   const total = rows[0] ? Number(rows[0].total) : Number(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM accounts ${where}`));
