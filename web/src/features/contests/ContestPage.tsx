@@ -1,12 +1,23 @@
-import { usePageTitle } from '../../lib/page-title.ts';
+/**
+ * The contest section's routes: /contest (the running or next contests), /contest/history, and one contest's
+ * pages under /contest/{id}: its home, problems, announcements, submissions (admin) and scoreboard.
+ */
+import { lazy } from 'react';
+import { Route, Routes } from 'react-router';
+import { NotFoundPage } from '../../app/NotFoundPage.tsx';
 
-/** The contest section: the contest API arrives with the contest issue; until then there is none to list. */
+const CurrentContestsPage = lazy(() => import('./CurrentContestsPage.tsx'));
+const ContestHistoryPage = lazy(() => import('./ContestHistoryPage.tsx'));
+const ContestLayout = lazy(() => import('./ContestLayout.tsx'));
+const ScoreboardPage = lazy(() => import('./scoreboard/ScoreboardPage.tsx'));
+
 export default function ContestPage() {
-  usePageTitle('แข่งขัน');
   return (
-    <section className="page page-narrow center-text">
-      <h1 className="page-title">ยังไม่มีการแข่งขัน</h1>
-      <p className="muted">เมื่อมีการแข่งขันที่กำลังจะเริ่มหรือกำลังแข่งอยู่ จะแสดงที่หน้านี้</p>
-    </section>
+    <Routes>
+      <Route index element={<CurrentContestsPage />} />
+      <Route path="history" element={<ContestHistoryPage />} />
+      <Route path=":contestId/*" element={<ContestLayout scoreboard={<ScoreboardPage />} />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
   );
 }
