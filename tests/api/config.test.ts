@@ -64,6 +64,9 @@ describe('the API process config', () => {
       ACCESS_TOKEN_TTL_SECONDS: 900,
       REFRESH_TOKEN_TTL_SECONDS: 604_800,
       COOKIE_SECURE: false,
+      COOKIE_DOMAIN: undefined,
+      REFRESH_COOKIE_PATH: '/api/auth',
+      CORS_ORIGINS: undefined,
       SUBMISSION_MAX_BYTES: 10_240,
       OTOG_ADMIN_USERNAME: 'admin',
       OTOG_ADMIN_PASSWORD: undefined,
@@ -83,6 +86,13 @@ describe('the API process config', () => {
     expect(readApiConfig({ TRUST_PROXY: '10.0.0.0/8,loopback' }).TRUST_PROXY).toBe('10.0.0.0/8,loopback');
     expect(readApiConfig({}).TRUST_PROXY).toBeUndefined();
     expect(problemsOf(() => readApiConfig({ TRUST_PROXY: ' ' }))).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+  });
+
+  it('reads the cross-origin settings: allowed origins, the cookie domain and the refresh cookie path', () => {
+    const config = readApiConfig({ CORS_ORIGINS: ' https://otog.in.th, http://localhost:3000 ,', COOKIE_DOMAIN: 'otog.in.th', REFRESH_COOKIE_PATH: '/auth' });
+    expect(config).toMatchObject({ CORS_ORIGINS: ['https://otog.in.th', 'http://localhost:3000'], COOKIE_DOMAIN: 'otog.in.th', REFRESH_COOKIE_PATH: '/auth' });
+    const problems = problemsOf(() => readApiConfig({ CORS_ORIGINS: 'otog.in.th,https://ok.example/path', COOKIE_DOMAIN: 'a b', REFRESH_COOKIE_PATH: 'auth' }));
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['COOKIE_DOMAIN', 'CORS_ORIGINS', 'CORS_ORIGINS', 'REFRESH_COOKIE_PATH']);
   });
 
   it('keeps a generated JWT secret in the data directory, readable by the owner only', () => {

@@ -273,7 +273,8 @@ export const problemContract = {
     tags: ['Problem'],
     access: { role: 'any', offline: 'admin' },
     params: ProblemParams,
-    body: z.object({}).optional(),
+    // OTOG's client posts no body at all (Fastify hands the validator null for it).
+    body: z.object({}).nullish(),
     responses: { 200: z.object({ url: z.string(), metadata: AttachmentMetadataSchema }), ...errorResponses(400, 401, 403, 404) },
   }),
   getAttachment: defineRoute({

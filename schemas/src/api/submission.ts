@@ -64,6 +64,17 @@ export const SubmissionSchema = z.object({
 });
 export type Submission = z.infer<typeof SubmissionSchema>;
 
+/**
+ * POST /submission/problem/:problemId's answer: the list row plus the columns of the new submission row
+ * that OTOG's create returns and its web client checks (problemId, sourceCode, updateDate).
+ */
+export const SubmissionCreatedSchema = SubmissionSchema.extend({
+  problemId: int,
+  sourceCode: z.string(),
+  updateDate: DateTimeSchema,
+});
+export type SubmissionCreated = z.infer<typeof SubmissionCreatedSchema>;
+
 export const VerdictRowSchema = z.object({
   id: int,
   subtaskId: int,
@@ -159,7 +170,7 @@ export const submissionContract = {
       fields: z.object({ language: z.string().max(20), sourceCode: z.string().optional() }),
       files: { sourceCode: 'The source file: .c, .cpp, .cc or .py (also the editor’s .python), UTF-8, at most 10 KiB by default' },
     },
-    responses: { 200: SubmissionSchema, ...errorResponses(400, 401, 403, 404, 429) },
+    responses: { 200: SubmissionCreatedSchema, ...errorResponses(400, 401, 403, 404, 429) },
   }),
   getLatestSubmissionByUserId: defineRoute({
     method: 'GET',

@@ -33,6 +33,9 @@ export function apiSettingsFrom(config: ApiConfig): ApiSettings {
     accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
     cookieSecure: config.COOKIE_SECURE,
+    ...(config.COOKIE_DOMAIN ? { cookieDomain: config.COOKIE_DOMAIN } : {}),
+    refreshCookiePath: config.REFRESH_COOKIE_PATH,
+    corsOrigins: config.CORS_ORIGINS ?? [],
     submissionMaxBytes: config.SUBMISSION_MAX_BYTES,
     trustProxy: config.TRUST_PROXY ?? false,
   };

@@ -16,6 +16,7 @@ import type { RouteContract } from '@otog/schemas/api/contract';
 import { z } from 'zod';
 import { JUDGE_INTERNAL_PREFIX } from '@otog/schemas/api/judge-internal';
 import { accessControl } from './http/access.ts';
+import { crossOrigin, parseQueryString } from './http/cross-origin.ts';
 import { badRequest, isUnstorableText } from './http/errors.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './http/request-bodies.ts';
 import { serve } from './http/serve.ts';
@@ -86,6 +87,7 @@ export function buildApp(options: AppOptions = {}) {
     // Which X-Forwarded-For hops name the caller (TRUST_PROXY); by default none, so a client cannot pick its IP.
     trustProxy: options.api?.settings.trustProxy ?? false,
     logController: new RequestLogAtDebug(),
+    routerOptions: { querystringParser: parseQueryString },
   });
   // Routes declare zod schemas (schemas/src/api): requests are parsed and responses checked with them.
   app.setValidatorCompiler(validatorCompiler);
@@ -94,7 +96,10 @@ export function buildApp(options: AppOptions = {}) {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
-    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) done(badRequest(`The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    // An empty body is no body (clients send `content-type: application/json` on a POST without one); a
+    // route that needs a body says so in its own validation.
+    if (text.trim() === '') done(null, undefined);
+    else if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) done(badRequest(`The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     else parseJson(request, text, done);
   });
 
@@ -138,6 +143,7 @@ export function buildApp(options: AppOptions = {}) {
       errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `Too many requests; try again in ${context.after}` }),
     });
     void app.register(accessControl, { ...deps.settings, sessions: deps.sessions });
+    void app.register(crossOrigin, { allowedOrigins: deps.settings.corsOrigins });
     void app.register(fastifySwagger, {
       openapi: {
         info: { title: 'OTOG API', description: 'One Tambon One Grader: the public API (spec section 7)', version: '1.0.0' },

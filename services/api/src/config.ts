@@ -113,6 +113,33 @@ export const apiConfigShape = {
     .optional(),
   /** Secure flag on the refresh-token cookie: set it when the site is served over HTTPS. */
   COOKIE_SECURE: booleanFlag.default(false),
+  /**
+   * Domain of the session cookies, for a web app on another host of the same site (e.g. `otog.in.th` when
+   * the web is at www.otog.in.th and the API at api.otog.in.th). Unset: the API's own host only.
+   */
+  COOKIE_DOMAIN: z
+    .string()
+    .trim()
+    .regex(/^\.?[a-z0-9-]+(\.[a-z0-9-]+)*$/i, 'must be a host name such as otog.in.th')
+    .optional(),
+  /** Path of the refresh-token cookie: the auth routes' path as the browser sees it (behind a proxy that strips /api: `/auth`). */
+  REFRESH_COOKIE_PATH: z.string().trim().regex(/^\/[\w\-./]*$/, 'must be a URL path starting with /').default('/api/auth'),
+  /**
+   * Web apps on other origins allowed to call the API and the realtime channel with credentials (the
+   * original OTOG web serves itself apart from its API): comma-separated origins such as
+   * `https://otog.in.th,http://localhost:3000`. Unset: only the API's own origin.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .trim()
+    .transform((value, context): string[] => {
+      const origins = value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+      for (const origin of origins) {
+        if (!/^https?:\/\/[^/\s]+$/.test(origin)) context.addIssue({ code: 'custom', message: `${origin} is not an origin such as https://otog.in.th` });
+      }
+      return origins;
+    })
+    .optional(),
   /** Largest accepted source file in bytes (OTOG: 10 KiB). */
   SUBMISSION_MAX_BYTES: z.coerce.number().int().min(100).max(1_048_576).default(10 * 1024),
   /** The first admin, created when the database has no accounts; without a password a random one is printed once. */

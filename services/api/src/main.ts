@@ -197,6 +197,7 @@ async function start(): Promise<void> {
     notices: platform.notices,
     presence: api.presence!,
     logger,
+    corsOrigins: api.settings.corsOrigins,
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
   });
   cleanups.push({ name: 'the realtime channel', run: realtime.close });

@@ -22,6 +22,12 @@ export interface ApiSettings {
   readonly refreshTokenTtlSeconds: number;
   /** Secure flag on cookies (HTTPS deployments). */
   readonly cookieSecure: boolean;
+  /** Domain of the session cookies; absent: the API's own host. */
+  readonly cookieDomain?: string;
+  /** Path the refresh-token cookie is scoped to: the auth routes as the browser addresses them. */
+  readonly refreshCookiePath: string;
+  /** Other origins whose web apps may call the API with credentials (CORS); the API's own origin always may. */
+  readonly corsOrigins: readonly string[];
   /** Largest source file accepted (DOMAIN.md: 10 KiB by default). */
   readonly submissionMaxBytes: number;
   /** Largest PDF, test-data zip or attachment an admin may upload. */
@@ -63,6 +69,8 @@ export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {
   accessTokenTtlSeconds: 15 * 60,
   refreshTokenTtlSeconds: 7 * 24 * 60 * 60,
   cookieSecure: false,
+  refreshCookiePath: '/api/auth',
+  corsOrigins: [],
   submissionMaxBytes: 10 * 1024,
   problemFileMaxBytes: 64 * 1024 * 1024,
   readYourWritesTimeoutMs: 2_000,

@@ -10,8 +10,6 @@ import { ACCESS_TOKEN_COOKIE, signAccessToken, type AuthUser } from '../../http/
 import type { ApiSettings } from '../../http/settings.ts';
 import { issueRefreshToken, type IssuedRefreshToken } from './refresh-tokens.ts';
 
-export const REFRESH_COOKIE_PATH = '/api/auth';
-
 export interface Session {
   readonly accessToken: string;
   readonly refresh: IssuedRefreshToken;
@@ -31,26 +29,33 @@ export async function openSession(
   return { accessToken: token, refresh };
 }
 
-export function setSessionCookies(reply: FastifyReply, settings: Pick<ApiSettings, 'cookieSecure'>, session: Session): void {
+type CookieSettings = Pick<ApiSettings, 'cookieSecure' | 'cookieDomain' | 'refreshCookiePath'>;
+
+/** What every session cookie shares: SameSite=Lax, Secure on HTTPS sites, and the configured domain. */
+const common = (settings: CookieSettings) => ({
+  sameSite: 'lax' as const,
+  secure: settings.cookieSecure,
+  ...(settings.cookieDomain ? { domain: settings.cookieDomain } : {}),
+});
+
+export function setSessionCookies(reply: FastifyReply, settings: CookieSettings, session: Session): void {
   void reply.setCookie(REFRESH_TOKEN_COOKIE, session.refresh.token, {
+    ...common(settings),
     httpOnly: true,
-    path: REFRESH_COOKIE_PATH,
-    sameSite: 'lax',
-    secure: settings.cookieSecure,
+    path: settings.refreshCookiePath,
     expires: session.refresh.expiresAt,
   });
   // Lives as long as the session, not the token: an expired token must still be sent, so the client gets
   // a 401 and refreshes, instead of silently browsing as an anonymous visitor.
   void reply.setCookie(ACCESS_TOKEN_COOKIE, session.accessToken, {
+    ...common(settings),
     httpOnly: false,
     path: '/',
-    sameSite: 'lax',
-    secure: settings.cookieSecure,
     expires: session.refresh.expiresAt,
   });
 }
 
-export function clearSessionCookies(reply: FastifyReply, settings: Pick<ApiSettings, 'cookieSecure'>): void {
-  void reply.clearCookie(REFRESH_TOKEN_COOKIE, { httpOnly: true, path: REFRESH_COOKIE_PATH, sameSite: 'lax', secure: settings.cookieSecure });
-  void reply.clearCookie(ACCESS_TOKEN_COOKIE, { path: '/', sameSite: 'lax', secure: settings.cookieSecure });
+export function clearSessionCookies(reply: FastifyReply, settings: CookieSettings): void {
+  void reply.clearCookie(REFRESH_TOKEN_COOKIE, { ...common(settings), httpOnly: true, path: settings.refreshCookiePath });
+  void reply.clearCookie(ACCESS_TOKEN_COOKIE, { ...common(settings), path: '/' });
 }

@@ -110,8 +110,10 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
         sourceCode: checked.sourceCode,
         fileName: checked.fileName,
       });
+      // A new row has not changed since it was made: its updateDate is its creationDate.
+      const row = { problemId, sourceCode: checked.sourceCode, updateDate: createdAt };
       const created = await queries.byId(id);
-      if (created) return toSubmission(created);
+      if (created) return { ...toSubmission(created), ...row };
       // The projection did not catch up in time (logged): the submission is committed and will be judged,
       // so answer it as created rather than fail the upload.
       return {
@@ -125,6 +127,7 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
         problem: { id: problem.id, name: problem.name, timeLimit: problem.timeLimit, memoryLimit: problem.memoryLimit, score: problem.score },
         user: { id: user.id, username: user.username, showName: user.showName, role: user.role, rating: user.rating },
         submissionResult: null,
+        ...row,
       };
     },
     { rateLimit: { ...deps.settings.rateLimits.submit, keyBy: 'user' } },
