@@ -75,6 +75,23 @@ describe('claiming', () => {
     expect(rest.map((t) => t.submissionId)).toEqual([112, 114, 115]);
   });
 
+  it("takes turns between users: one user's burst cannot hold every judge", async () => {
+    for (const id of [121, 122, 123, 124]) await h.submit(id, { userId: 31 });
+    await h.submit(125, { userId: 32 });
+    await h.submit(126, { userId: 33 });
+    const ids = async (token: string, worker: string, capacity: number) => (await h.claim(token, worker, { capacity })).map((task) => task.submissionId);
+    // Each user's first task before anyone's second.
+    expect(await ids(tokenA, 'worker-a', 3)).toEqual([121, 125, 126]);
+    await h.submit(127, { userId: 32 });
+    // Users 31 and 32 each have one being judged: their next tasks take turns in log order.
+    expect(await ids(tokenB, 'worker-b', 1)).toEqual([122]);
+    // A newcomer goes first; then 32's second (one running) before 31's third (two running).
+    await h.submit(128, { userId: 34 });
+    expect(await ids(tokenB, 'worker-b', 1)).toEqual([128]);
+    expect(await ids(tokenB, 'worker-b', 1)).toEqual([127]);
+    expect(await ids(tokenB, 'worker-b', 5)).toEqual([123, 124]);
+  });
+
   it('never leases one task to two workers claiming at the same time', async () => {
     const ids = Array.from({ length: 30 }, (_, i) => 200 + i);
     for (const id of ids) await h.submit(id, { problemId: 2 });

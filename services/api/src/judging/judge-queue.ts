@@ -275,15 +275,31 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
     return pool.transaction(async (tx) => {
       const live = await problems(tx);
       if (!live) return [];
+      // Fair turns: a user's k-th claimable task (counting the tasks of theirs being judged now) goes after
+      // every other user's (k-1)-th, so one user's burst cannot hold every judge; log order breaks ties.
+      // Rows from before tasks carried their user count as users of their own.
       const rows = (await tx.any(sql.unsafe`
-        WITH picked AS (
-          SELECT t.submission_id, p.score, p.time_limit, p.memory_limit, p.testcase, p.testdata_hash
+        WITH claimable AS (
+          SELECT t.submission_id, COALESCE(t.user_id, -t.submission_id) AS owner, t.requested_txid, t.requested_gpos
           FROM judge_tasks t JOIN ${live.table} p ON p.problem_id = t.problem_id
           WHERE (t.state = 'queued' OR (t.state = 'leased' AND t.lease_until < now()))
             AND t.attempts < ${maxAttempts}
             AND t.language = ANY(${sql.array([...input.languages], 'text')})
             AND p.testdata_hash IS NOT NULL AND p.score IS NOT NULL
-          ORDER BY t.requested_txid, t.requested_gpos
+        ), judging_now AS (
+          SELECT user_id AS owner, count(*) AS running FROM judge_tasks
+          WHERE state = 'leased' AND lease_until >= now() AND user_id IS NOT NULL
+          GROUP BY user_id
+        ), turns AS (
+          SELECT c.submission_id, c.requested_txid, c.requested_gpos,
+            COALESCE(j.running, 0) + row_number() OVER (PARTITION BY c.owner ORDER BY c.requested_txid, c.requested_gpos) AS turn
+          FROM claimable c LEFT JOIN judging_now j ON j.owner = c.owner
+        ), picked AS (
+          SELECT t.submission_id, p.score, p.time_limit, p.memory_limit, p.testcase, p.testdata_hash
+          FROM turns f JOIN judge_tasks t ON t.submission_id = f.submission_id JOIN ${live.table} p ON p.problem_id = t.problem_id
+          -- Re-checked on the row itself: another claim may have taken it since the snapshot above.
+          WHERE (t.state = 'queued' OR (t.state = 'leased' AND t.lease_until < now())) AND t.attempts < ${maxAttempts}
+          ORDER BY f.turn, f.requested_txid, f.requested_gpos
           LIMIT ${input.capacity}
           FOR UPDATE OF t SKIP LOCKED
         )

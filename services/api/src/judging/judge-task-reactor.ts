@@ -27,9 +27,9 @@ export const judgeTaskReactor: EventConsumer = {
       if (event.type === SubmissionCreated.type) {
         const data = event.data as Created;
         const result = await tx.query(sql.unsafe`
-          INSERT INTO judge_tasks (submission_id, judging, state, problem_id, language, contest, scope, source_code, file_name,
+          INSERT INTO judge_tasks (submission_id, judging, state, problem_id, user_id, language, contest, scope, source_code, file_name,
             requested_txid, requested_gpos)
-          VALUES (${data.submissionId}, ${event.streamPosition}, 'queued', ${data.problemId}, ${data.language},
+          VALUES (${data.submissionId}, ${event.streamPosition}, 'queued', ${data.problemId}, ${data.userId}, ${data.language},
             ${data.contestId !== null}, ${event.scope}, ${data.sourceCode}, ${data.fileName}, ${position})
           ON CONFLICT (submission_id) DO NOTHING`);
         queued += result.rowCount;
