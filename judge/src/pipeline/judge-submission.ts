@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SubmissionResult, TestOutcome } from '@otog/schemas/common/judging';
 import { prepareChecker, type PreparedChecker } from '../checkers/sandboxed-checkers.ts';
-import { checkerLimits as defaultCheckerLimits, compile, defaultRunOutputBytes, findLanguage, languages, run, type CompiledProgram, type LanguageDefinition } from '../languages/index.ts';
+import { checkerLimits as defaultCheckerLimits, compile, defaultRunOutputBytes, findLanguage, languages, problemRunLimits, run, type CompiledProgram, type LanguageDefinition } from '../languages/index.ts';
 import { validateProblemPackage, type ProblemPackage } from '../problem/package.ts';
 import type { SubtaskConfig } from '@otog/schemas/common/subtask-config';
 import type { RunLimits, RunResult, Sandbox, SandboxSlot } from '../sandbox/index.ts';
@@ -63,6 +63,16 @@ export interface JudgeSubmissionInput {
   readonly checkerCacheDir?: string;
   /** Stops judging between steps; the promise then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+}
+
+/**
+ * How long one submission's program may run over all its tests, in wall time: 1.25 × the CPU limit plus
+ * 0.25 s per test, and 2 s more. A program that computes uses at most its CPU limit per test
+ * and never reaches it; one that sleeps or waits on input (each test then lasts its wall limit, 2 × CPU +
+ * 1 s) is cut off at a bit over half of that, so it cannot hold a judge for minutes.
+ */
+export function testsWallBudgetMs(cpuMsPerTest: number, testCount: number): number {
+  return Math.ceil(testCount * (1.25 * cpuMsPerTest + 250) + 2_000);
 }
 
 /** The default N when problem.case is not given: the largest n with an `n.in` (no leading zeros). */
@@ -216,14 +226,21 @@ async function judgeInSlot(
   }
   signal?.throwIfAborted();
 
-  // 3. The tests the rules say must run, one at a time, each in a fresh box.
+  // 3. The tests the rules say must run, one at a time, each in a fresh box, within the submission's
+  // wall-time budget; once it is spent, the rest are time limit exceeded without running.
   const outcomes = new Map<number, TestOutcome>();
+  const cpuMs = problemRunLimits(language, { timeLimitMs: input.limits.timeLimit, memoryLimitMB: input.limits.memoryLimit }).cpuMs;
+  // Only the program's own runs count: a slow checker is the problem's cost, not the contestant's.
+  const budget = { leftMs: testsWallBudgetMs(cpuMs, config.testCount) };
   for (;;) {
     const plan = planJudging(config, { contest: input.contest }, outcomes);
     if (plan.next === undefined) break;
     const testNumber = plan.next;
     signal?.throwIfAborted();
-    const outcome = await runTest(input, program, prepared.checker, slot, testNumber, sourceFile);
+    const outcome =
+      budget.leftMs > 0
+        ? await runTest(input, program, prepared.checker, slot, testNumber, sourceFile, budget)
+        : ({ status: 'TIME_LIMIT_EXCEEDED', timeUsed: 0, memUsed: 0 } as const);
     outcomes.set(testNumber, outcome);
     // A checker or sandbox failure aborts the whole submission at once (the plan would say so too).
     // scoreSubmission needs every planned outcome, so the abort is turned into its result here.
@@ -242,6 +259,7 @@ async function runTest(
   slot: SandboxSlot,
   testNumber: number,
   sourceFile: string,
+  budget: { leftMs: number },
 ): Promise<TestOutcome> {
   const inputFile = join(input.problemDir, `${testNumber}.in`);
   const solutionFile = join(input.problemDir, `${testNumber}.sol`);
@@ -255,6 +273,7 @@ async function runTest(
     problem: { timeLimitMs: input.limits.timeLimit, memoryLimitMB: input.limits.memoryLimit },
     outputBytes: outputLimit(solutionFile),
   });
+  budget.leftMs -= result.wallMs;
   const timeUsed = Math.max(0, Math.floor(result.timeMs));
   const memUsed = Math.max(0, Math.round(result.memKiB));
   const early = runVerdict(result, timeUsed, memUsed);
