@@ -129,6 +129,31 @@ const get = (submissionId: number, as: TestUser | null = admin) => stack.expectC
 const ids = (rows: readonly Submission[]) => rows.map((row) => row.id);
 
 describe('POST /submission/problem/:problemId', () => {
+  it('an Idempotency-Key makes a retried upload answer the first submission instead of making another', async () => {
+    const withKey = (user: TestUser, problemId: number, key: string) =>
+      stack.call(contract.uploadFile, { as: user, params: { problemId }, form: cFile(), headers: { 'idempotency-key': key } });
+    const key = `retry-${Date.now()}`;
+    const first = await withKey(alice, shown, key);
+    expect(first.statusCode, first.body).toBe(200);
+    // A retry, and two at the same moment: all the same submission.
+    const again = await Promise.all([withKey(alice, shown, key), withKey(alice, shown, key)]);
+    expect(again.map((response) => [response.statusCode, response.json().id])).toEqual([
+      [200, first.json().id],
+      [200, first.json().id],
+    ]);
+    expect(Number(await stack.deps.pool.oneFirst(sql.unsafe`SELECT count(*) FROM event_log WHERE type = 'SubmissionCreated' AND data->>'submissionId' = ${String(first.json().id)}`))).toBe(1);
+    // Keys are per user; another key is another submission; a key reused for another problem is a conflict.
+    expect((await withKey(bob, shown, key)).json().id).not.toBe(first.json().id);
+    expect((await withKey(alice, shown, `${key}-2`)).json().id).not.toBe(first.json().id);
+    await withKey(admin, shown, `${key}-admin`);
+    const reused = await withKey(admin, hidden, `${key}-admin`);
+    expect([reused.statusCode, reused.json().message]).toEqual([409, 'This Idempotency-Key was already used for a submission to another problem or contest']);
+    for (const bad of ['', 'has space', 'x'.repeat(256), 'ไทย']) {
+      const response = await stack.app.inject({ method: 'POST', url: `/api/submission/problem/${shown}`, headers: { authorization: `Bearer ${alice.token}`, 'idempotency-key': bad } });
+      expect(response.statusCode, bad).toBe(400);
+    }
+  });
+
   it('accepts C, C++ and Python files (also the editor’s file names) and the code as a text field', async () => {
     const cases: Array<[Form, string]> = [
       [cFile(), 'c'],

@@ -161,7 +161,8 @@ export const submissionContract = {
     path: '/submission/problem/:problemId',
     summary:
       'Submit a source file (multipart: the file or the code as text in `sourceCode`, and `language`: c, cpp or python); ' +
-      'answers the new submission, waiting to be judged',
+      'answers the new submission, waiting to be judged. [ours] With an Idempotency-Key header (1-255 visible ASCII ' +
+      'characters), a retry with the same key answers the submission the first request made instead of making another',
     tags: ['Submission'],
     access: { role: 'user', offline: 'authenticated' },
     params: ProblemParams,

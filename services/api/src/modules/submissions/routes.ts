@@ -22,6 +22,7 @@ import {
   checkUpload,
   contestUploadRefusal,
   globalListFilter,
+  idempotencyKeyOf,
   UPLOAD_MESSAGES,
   userListFilter,
   visibleProblemsFilter,
@@ -86,6 +87,7 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
       const user = caller(request);
       const { problemId } = request.params;
       const contestId = request.query.contestId ?? null;
+      const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
       const upload = await readUpload(request, deps.settings.submissionMaxBytes);
       const checked = checkUpload({ ...upload, maxBytes: deps.settings.submissionMaxBytes });
       if (!checked.ok) throw badRequest(checked.message);
@@ -109,7 +111,7 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
         language: checked.language,
         sourceCode: checked.sourceCode,
         fileName: checked.fileName,
-      });
+      }, idempotencyKey);
       // A new row has not changed since it was made: its updateDate is its creationDate.
       const row = { problemId, sourceCode: checked.sourceCode, updateDate: createdAt };
       const created = await queries.byId(id);

@@ -5,6 +5,7 @@
 import type { ListFilter, SubmissionFacts } from '@otog/projections';
 import { LANGUAGES, type Language } from '@otog/schemas/common/judging';
 import type { AuthUser } from '../../http/access.ts';
+import { badRequest } from '../../http/errors.ts';
 import { canSeeProblem, type VisibilityContext } from '../problems/visibility.ts';
 
 const isAdmin = (user: AuthUser | null): boolean => user?.role === 'admin';
@@ -150,4 +151,16 @@ export function checkUpload(input: {
   if (sourceCode.trim() === '') return { ok: false, message: UPLOAD_MESSAGES.empty };
   if (fileName !== null && fileName.length > 255) return { ok: false, message: UPLOAD_MESSAGES.nameTooLong };
   return { ok: true, language, sourceCode, fileName };
+}
+
+/** What an Idempotency-Key header may hold: 1-255 visible ASCII characters (a UUID is typical). */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The request's Idempotency-Key, undefined without one; a malformed one is refused (400) before the upload is read. */
+export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
+    throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters, sent once');
+  }
+  return header;
 }

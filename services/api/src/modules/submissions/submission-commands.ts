@@ -4,8 +4,10 @@
  * where the caller reads the result, a bounded wait for the submissions projection to fold them.
  */
 import { sql } from '@otog/platform/db/pool';
-import { runCommand } from '@otog/platform/eventstore/command';
-import { WrongExpectedVersionError } from '@otog/platform/eventstore/errors';
+import { isEvent, runCommand } from '@otog/platform/eventstore/command';
+import { deterministicEventId } from '@otog/platform/eventstore/deterministic-id';
+import { DuplicateEventError, WrongExpectedVersionError } from '@otog/platform/eventstore/errors';
+import { SubmissionCreated } from '@otog/schemas/events';
 import type { AppendResult } from '@otog/platform/eventstore/event-store';
 import { comparePositions } from '@otog/platform/eventstore/position';
 import { conflict } from '../../http/errors.ts';
@@ -28,14 +30,39 @@ async function handle(deps: ApiDependencies, command: SubmissionCommand, actor: 
   }
 }
 
-/** Creates a submission (SubmissionCreated: the judge queues it) and waits until it can be read back. */
-export async function createSubmission(deps: ApiDependencies, input: NewSubmission): Promise<{ id: number; createdAt: string }> {
+/** The submission an earlier request with the same Idempotency-Key created, if any. */
+async function createdBefore(deps: ApiDependencies, eventId: string, input: NewSubmission): Promise<{ id: number; createdAt: string } | null> {
+  const [event] = await deps.store.readEvents(deps.pool, [eventId]);
+  if (!event || !isEvent(event, SubmissionCreated)) return null;
+  if (event.data.problemId !== input.problemId || event.data.contestId !== input.contestId) {
+    throw conflict('This Idempotency-Key was already used for a submission to another problem or contest');
+  }
+  await waitForProjection(deps, PROJECTION, { lastPosition: event }, event.scope);
+  return { id: event.data.submissionId, createdAt: event.occurredAt };
+}
+
+/**
+ * Creates a submission (SubmissionCreated: the judge queues it) and waits until it can be read back. With
+ * an idempotency key (the client's Idempotency-Key header), a retried request gets the submission the first
+ * one made instead of a second: the event's id is derived from the user and the key.
+ */
+export async function createSubmission(deps: ApiDependencies, input: NewSubmission, idempotencyKey?: string): Promise<{ id: number; createdAt: string }> {
+  const eventId = idempotencyKey === undefined ? undefined : deterministicEventId(`submission:${input.userId}:${idempotencyKey}`);
+  const earlier = eventId && (await createdBefore(deps, eventId, input));
+  if (earlier) return earlier;
   const id = Number(await deps.pool.oneFirst(sql.unsafe`SELECT nextval('submission_ids')`));
   const createdAt = new Date().toISOString();
-  // A fresh id from the sequence: nothing to load, the stream must not exist yet.
-  const { appended } = await handle(deps, { kind: 'create', submissionId: id, ...input, at: createdAt }, input.userId, true);
-  await waitForProjection(deps, PROJECTION, appended!, submissionScope(input));
-  return { id, createdAt };
+  try {
+    // A fresh id from the sequence: nothing to load, the stream must not exist yet.
+    const { appended } = await handle(deps, { kind: 'create', submissionId: id, ...input, at: createdAt, ...(eventId ? { eventId } : {}) }, input.userId, true);
+    await waitForProjection(deps, PROJECTION, appended!, submissionScope(input));
+    return { id, createdAt };
+  } catch (error) {
+    // The same key at the same moment: the other request won.
+    const raced = eventId && error instanceof DuplicateEventError && (await createdBefore(deps, eventId, input));
+    if (raced) return raced;
+    throw error;
+  }
 }
 
 type Target = { readonly id: number; readonly userId: number; readonly contestId: number | null };

@@ -22,7 +22,7 @@ export interface NewSubmission {
 }
 
 export type SubmissionCommand =
-  | ({ readonly kind: 'create'; readonly submissionId: number; readonly at: string } & NewSubmission)
+  | ({ readonly kind: 'create'; readonly submissionId: number; readonly at: string; readonly eventId?: string } & NewSubmission)
   | { readonly kind: 'share'; readonly submissionId: number; readonly public: boolean }
   | { readonly kind: 'rejudge'; readonly submissionId: number; readonly requestedBy: number };
 
@@ -41,8 +41,8 @@ export const submissionDecider: Decider<SubmissionState, SubmissionCommand> = {
     const { submissionId } = command;
     if (command.kind === 'create') {
       if (state) throw conflict(`Submission ${submissionId} exists`);
-      const { kind: _kind, at, ...data } = command;
-      return [eventOf(SubmissionCreated, data, submissionScope(command), { occurredAt: at })];
+      const { kind: _kind, at, eventId, ...data } = command;
+      return [eventOf(SubmissionCreated, data, submissionScope(command), { occurredAt: at, ...(eventId ? { eventId } : {}) })];
     }
     if (!state) throw notFound(SUBMISSION_NOT_FOUND);
     if (command.kind === 'share') {
