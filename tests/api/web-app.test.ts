@@ -2,11 +2,13 @@
  * Serving the web app from the API process: page paths get index.html with the runtime settings written in,
  * built assets are cached for good, the API keeps its JSON 404s, and a missing build says how to make one.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@otog/api/app';
+import { contentSecurityPolicy } from '@otog/api/http/web-app';
 
 const dist = mkdtempSync(join(tmpdir(), 'otog-web-dist-'));
 mkdirSync(join(dist, 'assets'));
@@ -41,6 +43,18 @@ describe('the web app at /', () => {
     }
     const response = await offline.inject({ method: 'GET', url: '/contest' });
     expect(configOf(response.body)).toEqual({ offline: true });
+  });
+
+  it('sends pages with a Content-Security-Policy that allows their own inline script by hash, and refuses framing', async () => {
+    const script = "document.documentElement.classList.toggle('dark', true);";
+    expect(contentSecurityPolicy(`<head><script>${script}</script></head>`)).toContain(
+      `script-src 'self' 'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+    );
+    expect(contentSecurityPolicy('<script type="module" src="/a.js"></script>')).toContain("script-src 'self';");
+    const response = await online.inject({ method: 'GET', url: '/problem' });
+    expect(response.headers['content-security-policy']).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('serves built assets with a long immutable cache, and other files briefly cached', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * Serves the built web app (web/dist) at `/`: hashed assets with a long cache, and index.html for every
  * other page path (the SPA routes), with the runtime settings (offline mode, links) written into its
@@ -62,15 +63,51 @@ export function staticFilesOptions(options: WebAppOptions): FastifyStaticOptions
   };
 }
 
+const INLINE_SCRIPT = /<script>([\s\S]*?)<\/script>/g;
+
+/**
+ * The page's Content-Security-Policy: scripts only from this site, plus the page's own inline scripts by
+ * hash (the colour mode set before the first paint); styles may be inline (the editor injects its own);
+ * images, PDFs (an embed), sockets and API calls from this site only; no framing by other sites.
+ */
+export function contentSecurityPolicy(html: string): string {
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(([, body]) => `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`);
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${hashes.join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'self'",
+    "frame-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
 /** Sends the app's page: the SPA routes every page path itself, its 404 page included. */
 export function pageSender(options: WebAppOptions): (reply: FastifyReply) => FastifyReply {
   const indexPath = join(options.distDir, 'index.html');
   const modified = () => (existsSync(indexPath) ? statSync(indexPath).mtimeMs : 0);
-  let cached = { at: modified(), html: renderIndexHtml(options) };
+  const render = (at: number) => {
+    const html = renderIndexHtml(options);
+    return { at, html, policy: contentSecurityPolicy(html) };
+  };
+  let cached = render(modified());
   return (reply) => {
     // A rebuild while the server runs (npm run build) is picked up on the next page load.
     const at = modified();
-    if (at !== cached.at) cached = { at, html: renderIndexHtml(options) };
-    return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(cached.html);
+    if (at !== cached.at) cached = render(at);
+    return reply
+      .code(200)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', cached.policy)
+      .header('x-frame-options', 'DENY')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin')
+      .send(cached.html);
   };
 }
