@@ -457,6 +457,33 @@ describe('attachments', () => {
     expect((await put(download.url, bytes)).statusCode).toBe(403);
   });
 
+  it("a download link stops working when the problem is hidden (unless an admin's) and never serves a newer file", async () => {
+    const created = await show((await createProblem()).id);
+    const upload = async (content: Buffer) => {
+      const { url } = await stack.expectCall(routes.uploadAttachment, 200, { as: admin, params: { problemId: created.id }, body: { metadata } });
+      expect((await put(url, content)).statusCode).toBe(200);
+    };
+    const get = (url: string) => stack.app.inject({ method: 'GET', url: new URL(url).pathname + new URL(url).search });
+    const linkFor = async (as: TestUser) => (await stack.expectCall(routes.downloadAttachment, 200, { as, params: { problemId: created.id }, body: {} })).url;
+    await upload(bytes);
+    const userLink = await linkFor(user);
+    const adminLink = await linkFor(admin);
+    expect((await get(userLink)).statusCode).toBe(200);
+    // Hidden: the user's link is refused, the admin's still works; shown again, the user's works again.
+    await show(created.id, false);
+    expect([(await get(userLink)).statusCode, (await get(userLink)).json().message]).toEqual([403, 'This problem is hidden now: the link no longer works']);
+    // Dropping the flag that says so breaks the signature.
+    expect((await get(userLink.replace('&shown=1', ''))).statusCode).toBe(403);
+    expect((await get(adminLink)).rawPayload.equals(bytes)).toBe(true);
+    await show(created.id, true);
+    expect((await get(userLink)).statusCode).toBe(200);
+    // A newer file: old links are refused instead of serving it.
+    await upload(Buffer.from('PK-attached-v2'));
+    expect((await get(userLink)).statusCode).toBe(403);
+    expect((await get(adminLink)).statusCode).toBe(403);
+    expect((await get(await linkFor(user))).rawPayload.toString()).toBe('PK-attached-v2');
+  });
+
   it('refuses bad and expired signatures (403), hidden problems (403) and unknown problems (404)', async () => {
     const created = await createProblem();
     const { url } = await stack.expectCall(routes.uploadAttachment, 200, { as: admin, params: { problemId: created.id }, body: { metadata } });
@@ -467,7 +494,7 @@ describe('attachments', () => {
     expect((await put(url.replace(/expires=\d+/, 'expires=1'), bytes)).statusCode).toBe(403);
     expect((await put(url.replace(`/problem/${created.id}/`, `/problem/${created.id + 1}/`), bytes)).statusCode).toBe(403);
     const fakeRequest = { protocol: 'http', host: 'localhost' } as never;
-    const expired = signedAttachmentUrl(fakeRequest, stack.deps.settings.jwtSecret, 'attachment-upload', created.id, Date.now() - 2 * 3_600_000);
+    const expired = signedAttachmentUrl(fakeRequest, stack.deps.settings.jwtSecret, 'attachment-upload', created.id, undefined, Date.now() - 2 * 3_600_000);
     expect((await put(expired, bytes)).json()).toEqual({ message: 'This link has expired' });
     expect((await put(url, bytes)).statusCode).toBe(200);
 

@@ -284,7 +284,8 @@ export const problemContract = {
     tags: ['Problem'],
     access: { role: 'any', offline: 'public', ignoresInvalidToken: true },
     params: ProblemParams,
-    query: SignedUrlQuery,
+    // [ours] shown=1: the link holds only while the problem is shown (signed with the rest).
+    query: SignedUrlQuery.extend({ shown: z.literal('1').optional() }),
     responses: { 200: z.string().describe('the attachment bytes'), ...errorResponses(400, 403, 404) },
   }),
 } as const;

@@ -10,8 +10,20 @@ export const SIGNED_URL_TTL_SECONDS = 60 * 60;
 
 export type SignedPurpose = 'attachment-upload' | 'attachment-download';
 
-function signature(secret: string, purpose: SignedPurpose, problemId: number, expires: number): string {
-  return createHmac('sha256', secret).update(`${purpose}\n${problemId}\n${expires}`).digest('base64url');
+/**
+ * What a download link is good for: one file (a newer upload needs a new link) and, when it was handed out
+ * only because the problem was shown, only while the problem stays shown.
+ */
+export interface DownloadBinding {
+  readonly fileHash: string;
+  readonly whileShown: boolean;
+}
+
+const SHOWN_FLAG = '1';
+
+function signature(secret: string, purpose: SignedPurpose, problemId: number, expires: number, binding?: DownloadBinding): string {
+  const bound = binding ? `\n${binding.fileHash}\n${binding.whileShown ? 'shown' : 'any'}` : '';
+  return createHmac('sha256', secret).update(`${purpose}\n${problemId}\n${expires}${bound}`).digest('base64url');
 }
 
 /** `${origin}/api/problem/<id>/attachment?expires=..&signature=..` for the purpose, valid for the TTL. */
@@ -20,22 +32,31 @@ export function signedAttachmentUrl(
   secret: string,
   purpose: SignedPurpose,
   problemId: number,
+  binding?: DownloadBinding,
   nowMs = Date.now(),
 ): string {
   const expires = Math.floor(nowMs / 1000) + SIGNED_URL_TTL_SECONDS;
-  const query = new URLSearchParams({ expires: String(expires), signature: signature(secret, purpose, problemId, expires) });
+  const query = new URLSearchParams({ expires: String(expires), signature: signature(secret, purpose, problemId, expires, binding) });
+  if (binding?.whileShown) query.set('shown', SHOWN_FLAG);
   return `${request.protocol}://${request.host}/api/problem/${problemId}/attachment?${query}`;
 }
 
-/** Throws 403 unless the signature is the one issued for this purpose and problem and has not expired. */
+/** Whether a download link says it holds only while the problem is shown. */
+export const linkNeedsShown = (query: { shown?: string | undefined }) => query.shown === SHOWN_FLAG;
+
+/**
+ * Throws 403 unless the signature is the one issued for this purpose, problem and (for downloads) file and
+ * visibility rule, and has not expired. A link for a replaced file no longer matches its signature.
+ */
 export function verifySignedUrl(
   secret: string,
   purpose: SignedPurpose,
   problemId: number,
   query: { expires: number; signature: string },
+  binding?: DownloadBinding,
   nowMs = Date.now(),
 ): void {
-  const expected = Buffer.from(signature(secret, purpose, problemId, query.expires));
+  const expected = Buffer.from(signature(secret, purpose, problemId, query.expires, binding));
   const given = Buffer.from(query.signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw forbidden('Invalid signature');
   if (query.expires * 1000 < nowMs) throw forbidden('This link has expired');

@@ -21,7 +21,7 @@ import {
   updateProblem,
   type ProblemFiles,
 } from './commands.ts';
-import { contentDisposition, signedAttachmentUrl, verifySignedUrl } from './files.ts';
+import { contentDisposition, linkNeedsShown, signedAttachmentUrl, verifySignedUrl } from './files.ts';
 import { contestVisibility } from '../contests/contest-lookup.ts';
 import { canSeeProblem, HIDDEN_PROBLEM_MESSAGE } from './visibility.ts';
 
@@ -124,13 +124,20 @@ export async function problemsRoutes(app: FastifyInstance, deps: ApiDependencies
     const problem = await visibleProblem(queries, deps.pool, request.params.problemId, request.auth);
     const metadata = toProblem(problem).attachmentMetadata;
     if (!problem.attachmentHash || !metadata) throw notFound(ATTACHMENT_NOT_FOUND);
-    return { url: signedAttachmentUrl(request, deps.settings.jwtSecret, 'attachment-download', problem.id), metadata };
+    // A link handed out because the problem is shown stops working when it is hidden; one for an admin
+    // or a contestant of a running contest lasts its hour. Either is for this file only.
+    const binding = { fileHash: problem.attachmentHash, whileShown: problem.show && !isAdmin(request.auth) };
+    return { url: signedAttachmentUrl(request, deps.settings.jwtSecret, 'attachment-download', problem.id, binding), metadata };
   });
 
   serve(app, routes.getAttachment, async (request, reply) => {
-    verifySignedUrl(deps.settings.jwtSecret, 'attachment-download', request.params.problemId, request.query);
     const problem = await queries.find(request.params.problemId);
+    const whileShown = linkNeedsShown(request.query);
+    // Checked against the file and visibility of now: a replaced file or a hidden problem fails the signature or the rule.
+    const binding = { fileHash: problem?.attachmentHash ?? '', whileShown };
+    verifySignedUrl(deps.settings.jwtSecret, 'attachment-download', request.params.problemId, request.query, binding);
     if (!problem) throw notFound(PROBLEM_NOT_FOUND);
+    if (whileShown && !problem.show) throw forbidden('This problem is hidden now: the link no longer works');
     const name = toProblem(problem).attachmentMetadata?.name || `${problem.id}.zip`;
     if (!problem.attachmentHash) throw notFound(ATTACHMENT_NOT_FOUND);
     return streamObject(
