@@ -219,6 +219,29 @@ describe('avatars', () => {
     expect((await eventsOf(user.id)).at(-1)).toEqual({ type: 'UserAvatarUploaded', data: { userId: user.id, largeHash: hashes[0], smallHash: hashes[1] }, actor: user.id });
   });
 
+  it('a new avatar replaces the files of the old one, unless another account shows the same picture', async () => {
+    const [first, twin] = [await stack.createUser(), await stack.createUser()];
+    const hashesOf = async (userId: number) => {
+      const hashes: string[] = [];
+      for (const file of [`${userId}.jpeg`, `${userId}_32.jpeg`]) hashes.push(String((await expectResponse(userContract.avatar, 200, { params: { file } })).response.headers.etag).slice(1, -1));
+      return hashes;
+    };
+    // Plain colours: a picture is its colour (every size crops and scales to the same JPEG).
+    const colour = (r: number) => sharp({ create: { width: 64, height: 64, channels: 3, background: { r, g: 10, b: 200 } } }).png().toBuffer();
+    const picture = await colour(1);
+    await stack.expectCall(userContract.uploadAvatar, 200, upload(first.id, first, picture));
+    await stack.expectCall(userContract.uploadAvatar, 200, upload(twin.id, twin, picture));
+    const shared = await hashesOf(first.id);
+    expect(await hashesOf(twin.id)).toEqual(shared);
+    // first changes picture: the twin still shows the shared files.
+    await stack.expectCall(userContract.uploadAvatar, 200, upload(first.id, first, await colour(2)));
+    for (const hash of shared) expect(await stack.objects.has(hash)).toBe(true);
+    // The twin changes too: nobody shows them any more, so they are gone.
+    await stack.expectCall(userContract.uploadAvatar, 200, upload(twin.id, twin, await colour(3)));
+    for (const hash of shared) expect(await stack.objects.has(hash)).toBe(false);
+    for (const hash of [...(await hashesOf(first.id)), ...(await hashesOf(twin.id))]) expect(await stack.objects.has(hash)).toBe(true);
+  });
+
   it('lets an admin upload for anyone, and refuses other users, non-images and oversized files', async () => {
     const user = await stack.createUser();
     const other = await stack.createUser();

@@ -56,6 +56,11 @@ export function createLocalObjectStore(root: string): ObjectStore {
       }
     },
 
+    async delete(hash: string): Promise<void> {
+      assertObjectHash(hash);
+      await rm(pathOf(hash), { force: true });
+    },
+
     async get(hash: string): Promise<Buffer | null> {
       assertObjectHash(hash);
       try {

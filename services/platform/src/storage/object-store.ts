@@ -39,4 +39,6 @@ export interface ObjectStore {
   /** A stream of the object and its size, or null when there is none by that hash. */
   open(hash: string): Promise<StoredObject | null>;
   has(hash: string): Promise<boolean>;
+  /** Removes the object (nothing when there is none). Objects are shared by content: the caller checks nothing else uses it. */
+  delete(hash: string): Promise<void>;
 }

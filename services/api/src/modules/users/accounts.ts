@@ -197,6 +197,15 @@ export async function setAvatar(deps: AccountDeps, userId: number, hashes: Avata
   );
 }
 
+/** Which of these stored files no account's avatar uses any more (files are shared by content). */
+export async function unusedAvatarFiles(pool: Queryable, hashes: readonly string[]): Promise<string[]> {
+  if (hashes.length === 0) return [];
+  const used = (await pool.anyFirst(sql.unsafe`
+    SELECT h FROM unnest(${sql.array([...hashes], 'text')}) AS h
+    WHERE EXISTS (SELECT 1 FROM accounts WHERE avatar_large = h OR avatar_small = h)`)) as readonly string[];
+  return hashes.filter((hash) => !used.includes(hash));
+}
+
 /** The stored avatar of a user, or null when the user has none (or does not exist). */
 export async function findAvatar(pool: Queryable, userId: number): Promise<AvatarHashes | null> {
   const row = (await pool.maybeOne(sql.unsafe`

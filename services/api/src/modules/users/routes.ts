@@ -10,7 +10,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
-import { changePassword, changeShowName, findAccount, findAvatar, listAccounts, setAvatar, summariesOf, toSummary, updateAccount } from './accounts.ts';
+import { changePassword, changeShowName, findAccount, findAvatar, listAccounts, setAvatar, summariesOf, toSummary, unusedAvatarFiles, updateAccount } from './accounts.ts';
 import { parseAvatarFile, renderAvatar } from './avatar.ts';
 
 /** Own account, or an admin (OTOG's rule for show names; ours for avatars too). */
@@ -74,8 +74,12 @@ export async function usersRoutes(app: FastifyInstance, deps: ApiDependencies): 
     if (!files.file) throw badRequest('file is required (multipart field "file")');
     if (!(await findAccount(deps.pool, { id: userId }))) throw notFound('Not Found');
     const images = await renderAvatar(files.file.data);
+    const before = await findAvatar(deps.pool, userId);
     const [large, small] = await Promise.all([deps.objects.put(images.large), deps.objects.put(images.small)]);
     await setAvatar(deps, userId, { large, small }, user.id);
+    // The replaced files go, unless another account shows the same picture: uploads never pile up.
+    const replaced = before ? [before.large, before.small].filter((hash) => hash !== large && hash !== small) : [];
+    for (const hash of await unusedAvatarFiles(deps.pool, replaced)) await deps.objects.delete(hash);
     return { message: 'Upload avatar complete.' };
   }, accountEditLimit);
 
