@@ -3,6 +3,7 @@ import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedAttachmentUrl } from '@otog/api/modules/problems/files';
 import { checkTestdataZip } from '@otog/api/modules/problems/testdata-validation';
+import { withForgedCrc, withForgedSize } from '../support/forged-zip.ts';
 import { seedSampleProblems } from '@otog/api/seed/seed-problems';
 import { z } from 'zod';
 import { sql } from '@otog/platform/db/pool';
@@ -229,6 +230,15 @@ describe('test-data limits', () => {
     expect(tooBig.ok || tooBig.problems.join()).toMatch(/unpacks to \d+ bytes; the limit is 10/);
     const tooMany = await checkTestdataZip(zip, null, { maxEntries: 4, maxTotalBytes: 1_000_000, maxTests: 100 });
     expect(tooMany.ok || tooMany.problems.join()).toMatch(/more than 4 entries/);
+  });
+
+  it('refuses entries whose bytes differ from their recorded size or checksum', async () => {
+    const zip = testdataZip(3);
+    expect((await checkTestdataZip(zip, null)).ok).toBe(true);
+    for (const forged of [withForgedCrc(zip), withForgedSize(zip, 1), withForgedSize(zip, 100_000)]) {
+      const result = await checkTestdataZip(forged, null);
+      expect(result.ok || result.problems.join()).toMatch(/1\.in (does not match its zip entry's checksum|unpacks to \d+ bytes, not the \d+)|cannot unpack the zip/);
+    }
   });
 });
 

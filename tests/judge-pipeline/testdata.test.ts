@@ -9,6 +9,7 @@ import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestdataCache, sha256Hex } from '@otog/judge/testdata/cache';
 import { entryProblem, TestdataError, unpackZip } from '@otog/judge/testdata/unzip';
+import { withForgedCrc, withForgedSize } from '../support/forged-zip.ts';
 import { sandboxTmp } from './support.ts';
 
 let tmp: string;
@@ -75,6 +76,27 @@ describe('unpackZip', () => {
     expect(error).toBeInstanceOf(TestdataError);
     expect((error as TestdataError).kind).toBe('corrupt');
     expect((error as TestdataError).permanent).toBe(true);
+  });
+
+  it('refuses an entry whose bytes differ from its recorded size or CRC-32 (corrupt, permanent)', () => {
+    const zip = zipOf({ '1.in': '1 2\n'.repeat(200), '1.sol': '3\n' });
+    expect(unpackZip(zip, fresh('honest')).files).toEqual(['1.in', '1.sol']);
+    for (const [name, forged] of [
+      ['crc', withForgedCrc(zip)],
+      ['smaller', withForgedSize(zip, 10)],
+      ['larger', withForgedSize(zip, 5_000)],
+    ] as const) {
+      const dir = fresh(name);
+      try {
+        unpackZip(forged, dir);
+        expect.unreachable(`${name}: unpacked`);
+      } catch (error) {
+        expect(error, name).toBeInstanceOf(TestdataError);
+        expect((error as TestdataError).permanent).toBe(true);
+      }
+      // Nothing of the lying entry was written.
+      expect(readdirSync(dir).includes('1.in'), name).toBe(false);
+    }
   });
 
   it('checks the declared sizes before inflating anything (a zip bomb never unpacks)', () => {

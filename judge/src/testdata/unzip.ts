@@ -3,11 +3,14 @@
  * written (DOMAIN.md: "files at its root"); `../`, absolute, backslash and nested paths, directories
  * and macOS resource forks are never extracted (package validation reports them to the admin at upload;
  * judging sees the root files alone). Declared sizes are checked before anything is inflated, and fflate
- * never inflates an entry past its declared size, so a zip bomb cannot exceed the limits.
+ * never inflates an entry past its declared size, so a zip bomb cannot exceed the limits; every inflated
+ * file must then have exactly its declared size and recorded CRC-32, or the zip is corrupt.
  */
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { unzipSync } from 'fflate';
+import { entryMismatch, readCentralDirectory } from '@otog/schemas/common/zip-directory';
 
 export interface UnzipLimits {
   /** Entries in the zip (central directory), extracted or not. */
@@ -78,7 +81,9 @@ function writeNew(path: string, data: Uint8Array): void {
  */
 export function unpackZip(zip: Uint8Array, destDir: string, limits: UnzipLimits = defaultUnzipLimits): { files: string[]; skipped: SkippedEntry[] } {
   const skipped: SkippedEntry[] = [];
-  const accepted = new Set<string>();
+  /** Accepted entries: their declared size and recorded CRC-32. */
+  const accepted = new Map<string, { size: number; crc: number | undefined }>();
+  const central = readCentralDirectory(zip);
   let entries = 0;
   let total = 0;
   // Pass 1: the central directory only (the filter sees every entry; nothing is inflated).
@@ -98,7 +103,7 @@ export function unpackZip(zip: Uint8Array, destDir: string, limits: UnzipLimits 
         }
         total += file.originalSize;
         if (total > limits.maxTotalBytes) throw new TestdataError('limits', `the zip unpacks to more than ${limits.maxTotalBytes} bytes`);
-        accepted.add(file.name);
+        accepted.set(file.name, { size: file.originalSize, crc: central?.[entries - 1]?.crc32 });
         return false;
       },
     });
@@ -116,7 +121,10 @@ export function unpackZip(zip: Uint8Array, destDir: string, limits: UnzipLimits 
   }
   const written: string[] = [];
   for (const [name, data] of Object.entries(files)) {
-    if (!accepted.has(name)) continue;
+    const declared = accepted.get(name);
+    if (!declared) continue;
+    const mismatch = entryMismatch(name, data, declared.size, declared.crc, crc32);
+    if (mismatch) throw new TestdataError('corrupt', mismatch);
     writeNew(join(destDir, name), data);
     written.push(name);
   }

@@ -7,12 +7,15 @@
  * (zip bombs). A zip whose files all sit in one top folder (what "compress folder" makes) is accepted and
  * re-packed with that folder removed, since the judge reads only the root (likewise "./1.in" names).
  *
- * Nothing but subtask.json is inflated unless the zip has to be re-packed.
+ * Every root file is inflated once (off the event loop) and checked against its recorded size and CRC-32:
+ * a forged entry would otherwise unpack to other bytes than the ones the admin zipped.
  */
 import { promisify } from 'node:util';
+import { crc32 } from 'node:zlib';
 import { unzip, unzipSync, zip, type AsyncZippable, type Unzipped, type UnzipFileInfo } from 'fflate';
 import { JUDGING_LIMITS } from '@otog/schemas/common/judging';
 import { parseSubtaskConfig } from '@otog/schemas/common/subtask-config';
+import { entryMismatch, readCentralDirectory } from '@otog/schemas/common/zip-directory';
 
 export interface TestdataLimits {
   readonly maxEntries: number;
@@ -54,46 +57,6 @@ function unsafeName(name: string): string | undefined {
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute path';
   if (name.split('/').includes('..')) return 'a ".." path segment';
   return undefined;
-}
-
-interface CentralEntry {
-  readonly symlink: boolean;
-  readonly encrypted: boolean;
-}
-
-/**
- * The symlink and encryption flags of the entries, in central-directory order (fflate does not expose
- * them). Undefined when the directory cannot be read; fflate then reports the zip as invalid.
- */
-function readCentralDirectory(data: Uint8Array): CentralEntry[] | undefined {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  let eocd = -1;
-  for (let at = data.length - 22; at >= Math.max(0, data.length - 22 - 65_535); at -= 1) {
-    if (view.getUint32(at, true) === 0x06054b50) {
-      eocd = at;
-      break;
-    }
-  }
-  if (eocd < 0) return undefined;
-  let count = view.getUint16(eocd + 10, true);
-  let offset = view.getUint32(eocd + 16, true);
-  if ((count === 0xffff || offset === 0xffffffff) && eocd >= 20 && view.getUint32(eocd - 20, true) === 0x07064b50) {
-    const zip64 = Number(view.getBigUint64(eocd - 12, true));
-    if (zip64 + 56 > data.length || view.getUint32(zip64, true) !== 0x06064b50) return undefined;
-    count = Number(view.getBigUint64(zip64 + 32, true));
-    offset = Number(view.getBigUint64(zip64 + 48, true));
-  }
-  const entries: CentralEntry[] = [];
-  for (let index = 0; index < count; index += 1) {
-    if (offset + 46 > data.length || view.getUint32(offset, true) !== 0x02014b50) return undefined;
-    const madeBy = view.getUint16(offset + 4, true) >> 8;
-    const flags = view.getUint16(offset + 8, true);
-    const mode = view.getUint32(offset + 38, true) >>> 16;
-    // Host 3 = Unix: the high half of the external attributes is st_mode.
-    entries.push({ symlink: madeBy === 3 && (mode & 0o170000) === 0o120000, encrypted: (flags & 1) === 1 });
-    offset += 46 + view.getUint16(offset + 28, true) + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
-  }
-  return entries;
 }
 
 const unzipAsync = promisify(unzip) as (data: Uint8Array, options: { filter: (file: UnzipFileInfo) => boolean }) => Promise<Unzipped>;
@@ -228,13 +191,27 @@ export async function checkTestdataZip(
   }
 
   if (problems.length > 0) return { ok: false, problems };
+
+  // 6. Every root file unpacks to exactly what its entry recorded (off the event loop: fflate's async API uses workers).
+  const wanted = new Set([...rootName.values()].map((file) => file.name));
+  let inflated: Unzipped;
+  try {
+    inflated = await unzipAsync(data, { filter: (file) => wanted.has(file.name) });
+  } catch (error) {
+    return { ok: false, problems: [`cannot unpack the zip (${(error as Error).message})`] };
+  }
+  const recordedCrc = new Map(infos.map((info, index) => [info.name, flags?.[index]?.crc32]));
+  for (const file of rootName.values()) {
+    const mismatch = entryMismatch(file.name, inflated[file.name] ?? new Uint8Array(), file.originalSize, recordedCrc.get(file.name), crc32);
+    if (mismatch) problems.push(mismatch);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
   // The judge extracts entries named exactly `<file>`; "./1.in" or "pkg/1.in" must be renamed.
   const renamed = [...rootName].some(([name, file]) => file.name !== name);
   if (!renamed) return { ok: true, zip: data, testCount, warnings };
 
-  // 6. Re-pack the files under their root names (off the event loop: fflate's async API uses workers).
-  const wanted = new Set([...rootName.values()].map((file) => file.name));
-  const inflated = await unzipAsync(data, { filter: (file) => wanted.has(file.name) });
+  // 7. Re-pack the files under their root names.
   const flat: AsyncZippable = {};
   for (const [name, file] of rootName) flat[name] = inflated[file.name] ?? new Uint8Array();
   return { ok: true, zip: await zipAsync(flat, { level: 6 }), testCount, warnings };
