@@ -28,7 +28,7 @@ import {
 import { DateTimeField } from './DateTimeField.tsx';
 import type { AdminContest } from './types.ts';
 
-export function ContestFormDialog({ contest, onClose, onCreated }: { contest: AdminContest | null; onClose(): void; onCreated?(contest: AdminContest): void }) {
+export function ContestFormDialog({ contest, onClose }: { contest: AdminContest | null; onClose(): void }) {
   const creating = contest === null;
   const formId = useId();
   const queryClient = useQueryClient();
@@ -64,7 +64,7 @@ export function ContestFormDialog({ contest, onClose, onCreated }: { contest: Ad
     setPending(true);
     const request = creating ? callApi(contestContract.createContest, { body }) : callApi(contestContract.updateContest, { params: { contestId: contest.id }, body });
     try {
-      const saved = await toast.promise(request, {
+      await toast.promise(request, {
         loading: 'กำลังบันทึกการแข่งขัน...',
         success: creating ? `เพิ่มการแข่งขัน ${body.name} แล้ว` : 'บันทึกการแข่งขันแล้ว',
         error: (error) =>
@@ -72,7 +72,6 @@ export function ContestFormDialog({ contest, onClose, onCreated }: { contest: Ad
       });
       void invalidatePaths(queryClient, '/contest');
       onClose();
-      if (creating) onCreated?.(saved);
     } catch (error) {
       setPending(false);
       if (error instanceof ApiError && error.status === 400) {

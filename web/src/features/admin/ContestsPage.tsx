@@ -21,7 +21,7 @@ import type { AdminContest } from './types.ts';
 const COLUMNS = 8;
 
 /** DD/MM/BBBB HH:mm (the seconds of formatDateTime are always 00 here). */
-export const contestTime = (value: string) => formatDateTime(value).slice(0, -3);
+const contestTime = (value: string) => formatDateTime(value).slice(0, -3);
 
 type Action = { kind: 'create' } | { kind: 'edit' | 'delete'; contest: AdminContest };
 
