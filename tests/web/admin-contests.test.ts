@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { allProjections } from '@otog/projections';
+import { checkContest, newContestValues, readServerErrors, type ContestValues } from '../../web/src/features/admin/contest-form.ts';
 import { accessibilityViolations, ADMIN, buddhistYear, englishWords, screenshot, signIn, startWebStack, viewport, type WebStack } from './support.ts';
 
 let stack: WebStack;
@@ -89,6 +90,44 @@ async function capture(name: string, content: readonly string[] = []): Promise<v
 const moment = (dialog: Locator, label: string) => ({
   date: dialog.getByLabel(`${label} วันที่`, { exact: true }),
   time: dialog.getByLabel(`${label} เวลา`, { exact: true }),
+});
+
+describe('the contest form rules', () => {
+  const base: ContestValues = { ...newContestValues(), name: 'x', timeStart: { date: '2026-11-28', time: '14:05' }, timeEnd: { date: '2026-11-28', time: '17:30' } };
+  it.each([
+    ['a blank name', { name: '  ' }, { name: 'กรุณากรอกชื่อการแข่งขัน' }],
+    ['an end before the start', { timeEnd: { date: '2026-11-28', time: '13:00' } }, { timeEnd: 'เวลาจบต้องมาหลังจากเวลาเริ่ม' }],
+    ['an end equal to the start', { timeEnd: { date: '2026-11-28', time: '14:05' } }, { timeEnd: 'เวลาจบต้องมาหลังจากเวลาเริ่ม' }],
+    ['a start without its time', { timeStart: { date: '2026-11-28', time: '' } }, { timeStart: 'กรุณาเลือกเวลาเริ่ม' }],
+    ['a freeze after the end', { freezeAt: { date: '2026-11-28', time: '18:00' } }, { freezeAt: 'เวลาแช่แข็งต้องอยู่ระหว่างเวลาเริ่มและเวลาจบ' }],
+    ['a freeze without its date', { freezeAt: { date: '', time: '16:00' } }, { freezeAt: 'กรุณาเลือกวันที่แช่แข็ง' }],
+  ] as const)('refuses %s', (_name, change, errors) => {
+    const result = checkContest({ ...base, ...change });
+    expect(result).toEqual({ errors, body: null });
+  });
+
+  it('sends instants, OTOG\'s defaults and no freeze (null) when none is set', () => {
+    const { errors, body } = checkContest({ ...base, name: '  ชื่อ  ' });
+    expect(errors).toEqual({});
+    expect(body).toEqual({
+      name: 'ชื่อ',
+      gradingMode: 'classic',
+      mode: 'unrated',
+      scoreboardPolicy: 'AFTER_CONTEST',
+      timeStart: new Date('2026-11-28T14:05').toISOString(),
+      timeEnd: new Date('2026-11-28T17:30').toISOString(),
+      freezeAt: null,
+    });
+  });
+
+  it('puts the server\'s 400 messages on their fields, in Thai when it knows them', () => {
+    expect(readServerErrors('body.timeEnd: timeEnd must be after timeStart; body.name: Too big')).toEqual({
+      fields: { timeEnd: 'เวลาจบต้องมาหลังจากเวลาเริ่ม', name: 'เซิร์ฟเวอร์ไม่รับข้อมูลนี้: Too big' },
+      other: [],
+    });
+    expect(readServerErrors('freezeAt must be between timeStart and timeEnd')).toEqual({ fields: { freezeAt: 'เวลาแช่แข็งต้องอยู่ระหว่างเวลาเริ่มและเวลาจบ' }, other: [] });
+    expect(readServerErrors('something else')).toEqual({ fields: {}, other: ['เซิร์ฟเวอร์ไม่รับข้อมูลนี้: something else'] });
+  });
 });
 
 describe('admin contests', () => {
