@@ -226,9 +226,14 @@ function AnnouncementItem({ announcement, onDelete, contestId }: { announcement:
   );
 }
 
-export function AnnouncementsPage({ contestId }: { contestId?: number }) {
-  // Inside a contest's page, that page names the tab.
-  usePageTitle(contestId === undefined ? 'ระบบจัดการ: ประกาศ' : undefined);
+/** The /admin/announcement tab. */
+export function AnnouncementsPage() {
+  usePageTitle('ระบบจัดการ: ประกาศ');
+  return <Announcements />;
+}
+
+/** The global announcements, or a contest's (inside its admin page, which names the tab). */
+export function Announcements({ contestId }: { contestId?: number }) {
   const queryClient = useQueryClient();
   // Without `show`, an admin gets the hidden announcements too.
   const query = useQuery(apiQuery(announcementContract.getAnnouncements, contestId === undefined ? {} : { query: { contestId } }));

@@ -20,7 +20,7 @@ import { formatLongDateTime } from '../../lib/dates.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery, invalidatePaths } from '../../lib/query.ts';
 import { toast } from '../../lib/toast.tsx';
-import { AnnouncementsPage } from './AnnouncementsPage.tsx';
+import { Announcements } from './AnnouncementsPage.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { CONTEST_MODE_LABELS, GRADING_MODE_LABELS, SCOREBOARD_POLICY_LABELS } from './contest-form.ts';
 import { ContestFormDialog } from './ContestFormDialog.tsx';
@@ -199,7 +199,7 @@ export function ContestPage() {
       </Section>
 
       <Section title="ประกาศ">
-        <AnnouncementsPage contestId={contest.id} />
+        <Announcements contestId={contest.id} />
       </Section>
 
       {contest.freezeAt ? (
