@@ -1,3 +1,4 @@
+import { adminContract } from './admin.ts';
 import { announcementContract } from './announcement.ts';
 import { appContract } from './app.ts';
 import { authContract } from './auth.ts';
@@ -9,7 +10,7 @@ import { submissionContract } from './submission.ts';
 import { userContract } from './user.ts';
 
 export * from './contract.ts';
-export { announcementContract, appContract, authContract, chatContract, contestContract, problemContract, submissionContract, userContract };
+export { adminContract, announcementContract, appContract, authContract, chatContract, contestContract, problemContract, submissionContract, userContract };
 
 /** Every public route, by group: the OpenAPI document, the fuzz and offline-mode suites walk this. */
 export const apiContract = {
@@ -21,6 +22,7 @@ export const apiContract = {
   announcement: announcementContract,
   contest: contestContract,
   chat: chatContract,
+  admin: adminContract,
 } as const;
 
 export const allRoutes: readonly RouteContract[] = Object.values(apiContract).flatMap((group) => Object.values(group) as RouteContract[]);

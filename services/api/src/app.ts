@@ -23,6 +23,7 @@ import { serve } from './http/serve.ts';
 import { pageSender, staticFilesOptions, wantsPage, type WebAppOptions } from './http/web-app.ts';
 import type { ApiDependencies } from './http/settings.ts';
 import { judgeInternalRoutes, type JudgingDependencies } from './judging/internal-routes.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
 import { announcementsRoutes } from './modules/announcements/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
@@ -173,6 +174,7 @@ export function buildApp(options: AppOptions = {}) {
         await announcementsRoutes(api, deps);
         await contestsRoutes(api, deps);
         await chatRoutes(api, deps);
+        await adminRoutes(api, deps);
       }
     },
     { prefix: API_PREFIX },

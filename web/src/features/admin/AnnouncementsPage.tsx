@@ -1,5 +1,6 @@
 /**
- * /admin/announcement: the global announcements (the carousel on the problem page), hidden ones too. Add,
+ * /admin/announcement: the global announcements (the carousel on the problem page), hidden ones too; with
+ * a contestId, one contest's announcements (its announcement page), inside the contest's admin page. Add,
  * show or hide, edit in place, delete. Values are plain text (line breaks kept); a rich-text (Slate) value
  * from OTOG is shown, and edited, as its text.
  */
@@ -43,9 +44,14 @@ function checkValue(value: string): string | undefined {
   return undefined;
 }
 
-const refresh = (queryClient: ReturnType<typeof useQueryClient>) => invalidatePaths(queryClient, '/announcement');
+// A contest's detail counts its announcements.
+const refresh = (queryClient: ReturnType<typeof useQueryClient>) => invalidatePaths(queryClient, '/announcement', '/contest');
 
-function NewAnnouncement() {
+/** Inside a contest's page the headings sit one level lower. */
+const headings = (contestId: number | undefined): { title: 'h2' | 'h3'; item: 'h3' | 'h4' } =>
+  contestId === undefined ? { title: 'h2', item: 'h3' } : { title: 'h3', item: 'h4' };
+
+function NewAnnouncement({ contestId }: { contestId: number | undefined }) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState('');
   const [showNow, setShowNow] = useState(false);
@@ -60,7 +66,7 @@ function NewAnnouncement() {
     if (problem || pending) return;
     setPending(true);
     const create = async () => {
-      const created = await callApi(announcementContract.createAnnouncement, { body: { value } });
+      const created = await callApi(announcementContract.createAnnouncement, { body: { value }, query: { contestId } });
       if (showNow) await callApi(announcementContract.showAnnouncement, { params: { announcementId: created.id }, body: { show: true } });
     };
     try {
@@ -79,9 +85,10 @@ function NewAnnouncement() {
     }
   };
 
+  const Title = headings(contestId).title;
   return (
     <form className="card form" noValidate onSubmit={(event) => void onSubmit(event)}>
-      <h2 className="card-title">เพิ่มประกาศ</h2>
+      <Title className="card-title">เพิ่มประกาศ</Title>
       <TextAreaField
         label="ข้อความประกาศ"
         name="value"
@@ -90,7 +97,7 @@ function NewAnnouncement() {
         error={error}
         disabled={pending}
         className="admin-announcement-input"
-        hint="ขึ้นบรรทัดใหม่ได้ ประกาศจะแสดงในหน้าโจทย์เมื่อเปิดแสดง"
+        hint={`ขึ้นบรรทัดใหม่ได้ ประกาศจะแสดง${contestId === undefined ? 'ในหน้าโจทย์' : 'ในหน้าประกาศของการแข่งขัน'}เมื่อเปิดแสดง`}
         onChange={(event) => {
           setValue(event.target.value);
           setError(undefined);
@@ -109,7 +116,7 @@ function NewAnnouncement() {
   );
 }
 
-function AnnouncementItem({ announcement, onDelete }: { announcement: Announcement; onDelete(): void }) {
+function AnnouncementItem({ announcement, onDelete, contestId }: { announcement: Announcement; onDelete(): void; contestId: number | undefined }) {
   const queryClient = useQueryClient();
   const text = announcementText(announcement.value);
   const [draft, setDraft] = useState<string | null>(null);
@@ -145,13 +152,14 @@ function AnnouncementItem({ announcement, onDelete }: { announcement: Announceme
     if (!problem) save.mutate(draft);
   };
 
+  const Title = headings(contestId).item;
   return (
     <article className={`card admin-announcement${announcement.show ? '' : ' admin-announcement-hidden'}`} aria-labelledby={titleId}>
       <header className="row-between">
-        <h3 id={titleId} className="admin-announcement-title">
+        <Title id={titleId} className="admin-announcement-title">
           ประกาศ #{announcement.id}{' '}
           {announcement.show ? <Badge tone="green">แสดงอยู่</Badge> : <Badge tone="gray">ซ่อนอยู่</Badge>}
-        </h3>
+        </Title>
         <div className="row">
           <Button
             size="sm"
@@ -218,13 +226,20 @@ function AnnouncementItem({ announcement, onDelete }: { announcement: Announceme
   );
 }
 
+/** The /admin/announcement tab. */
 export function AnnouncementsPage() {
   usePageTitle('ระบบจัดการ: ประกาศ');
+  return <Announcements />;
+}
+
+/** The global announcements, or a contest's (inside its admin page, which names the tab). */
+export function Announcements({ contestId }: { contestId?: number }) {
   const queryClient = useQueryClient();
   // Without `show`, an admin gets the hidden announcements too.
-  const query = useQuery(apiQuery(announcementContract.getAnnouncements));
+  const query = useQuery(apiQuery(announcementContract.getAnnouncements, contestId === undefined ? {} : { query: { contestId } }));
   const [deleting, setDeleting] = useState<Announcement | null>(null);
 
+  const Title = headings(contestId).title;
   let list;
   if (query.data === undefined && query.isError) {
     list = (
@@ -251,7 +266,7 @@ export function AnnouncementsPage() {
     list = (
       <div className="stack">
         {query.data.map((announcement) => (
-          <AnnouncementItem key={announcement.id} announcement={announcement} onDelete={() => setDeleting(announcement)} />
+          <AnnouncementItem key={announcement.id} announcement={announcement} contestId={contestId} onDelete={() => setDeleting(announcement)} />
         ))}
       </div>
     );
@@ -259,8 +274,8 @@ export function AnnouncementsPage() {
 
   return (
     <div className="stack">
-      <NewAnnouncement />
-      <h2 className="admin-section-title">ประกาศทั้งหมด{query.data ? ` (${query.data.length})` : ''}</h2>
+      <NewAnnouncement contestId={contestId} />
+      <Title className="admin-section-title">ประกาศทั้งหมด{query.data ? ` (${query.data.length})` : ''}</Title>
       {list}
       {deleting ? (
         <ConfirmDialog

@@ -2,7 +2,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { problemContract } from '@otog/schemas/api/problem';
-import { submissionContract } from '@otog/schemas/api/submission';
 import { Button } from '../../components/ui/Button.tsx';
 import { EyeIcon, EyeOffIcon, PlusIcon } from '../../components/ui/icons.tsx';
 import { MenuItem } from '../../components/ui/Menu.tsx';
@@ -15,18 +14,13 @@ import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { invalidatePaths } from '../../lib/query.ts';
 import { Pager, PlaceholderRows, SearchBox, useClampPage, useListParams, WideRow } from './list.tsx';
 import { ProblemFormDialog } from './ProblemFormDialog.tsx';
+import { RejudgeProblemDialog } from './RejudgeProblemDialog.tsx';
 import { RowMenu } from '../../components/ui/RowMenu.tsx';
 import type { AdminProblem } from './types.ts';
 
 const COLUMNS = 9;
 
 type Action = { kind: 'create' } | { kind: 'edit' | 'rejudge' | 'attachment' | 'delete'; problem: AdminProblem };
-
-/** "Rejudging 12 submissions of problem 3" → its count. */
-function rejudgeMessage(message: string): string {
-  const count = /(\d+) submissions?/.exec(message)?.[1];
-  return count === undefined ? message : Number(count) === 0 ? 'ข้อนี้ยังไม่มีการส่ง ไม่มีอะไรต้องตรวจใหม่' : `กำลังตรวจใหม่ ${Number(count).toLocaleString('th-TH')} รายการ`;
-}
 
 const seconds = (milliseconds: number) => String(Number((milliseconds / 1000).toFixed(3)));
 
@@ -151,25 +145,7 @@ export function ProblemsPage() {
       {action?.kind === 'create' ? <ProblemFormDialog problem={null} onClose={close} /> : null}
       {action?.kind === 'edit' ? <ProblemFormDialog problem={action.problem} onClose={close} /> : null}
       {action?.kind === 'attachment' ? <AttachmentDialog problem={action.problem} onClose={close} /> : null}
-      {action?.kind === 'rejudge' ? (
-        <ConfirmDialog
-          title="ยืนยันการตรวจข้อนี้ใหม่"
-          confirmLabel="ตรวจข้อนี้ใหม่"
-          onClose={close}
-          onConfirm={async () => {
-            await toast.promise(callApi(submissionContract.rejudgeProblem, { params: { problemId: action.problem.id } }), {
-              loading: 'กำลังสั่งตรวจใหม่...',
-              success: ({ message }) => rejudgeMessage(message),
-              error: (error) => errorMessage(error, 'สั่งตรวจใหม่ไม่สำเร็จ'),
-            });
-            void invalidatePaths(queryClient, '/submission');
-          }}
-        >
-          <p>
-            ผลตรวจทุกรายการของข้อ <strong>#{action.problem.id} {action.problem.name}</strong> (รวมที่ส่งในการแข่งขัน) จะถูกตรวจใหม่ทั้งหมด
-          </p>
-        </ConfirmDialog>
-      ) : null}
+      {action?.kind === 'rejudge' ? <RejudgeProblemDialog problem={action.problem} onClose={close} /> : null}
       {action?.kind === 'delete' ? (
         <ConfirmDialog
           title="ลบโจทย์"

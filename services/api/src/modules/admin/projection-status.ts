@@ -1,0 +1,62 @@
+/**
+ * Each projection slot against the head of the log: the same reading as the CLI's `projections status`
+ * (listSlots), plus how old the first unfolded event is. Counting is capped so that a rebuild from the
+ * start of a large log does not make every refresh of the status page scan it.
+ */
+import { z } from 'zod';
+import { sql, type DatabasePool } from '@otog/platform/db/pool';
+import type { EventStore } from '@otog/platform/eventstore/event-store';
+import { encodePosition, type Position } from '@otog/platform/eventstore/position';
+import { slotConsumerName } from '@otog/platform/runner/projection';
+import { listSlots, type SlotInfo } from '@otog/platform/runner/projection-slots';
+import { PROJECTION_LAG_COUNT_MAX, type ProjectionSlot, type ProjectionSlotStatus, type ProjectionStatus } from '@otog/schemas/api/admin';
+
+const LagRow = z.object({ events: z.bigint(), seconds: z.number().nullable() });
+
+async function lagOf(pool: DatabasePool, position: Position): Promise<{ events: number; seconds: number }> {
+  const after = sql.fragment`(txid, gpos) > (${position.txid.toString()}::xid8, ${position.gpos.toString()}::bigint)`;
+  const row = await pool.one(sql.type(LagRow)`
+    SELECT
+      (SELECT count(*) FROM (SELECT 1 FROM event_log WHERE ${after} LIMIT ${PROJECTION_LAG_COUNT_MAX + 1}) AS unfolded) AS events,
+      (SELECT greatest(0, extract(epoch FROM now() - recorded_at))::float8 FROM event_log WHERE ${after} ORDER BY txid, gpos LIMIT 1) AS seconds`);
+  return { events: Number(row.events), seconds: row.seconds ?? 0 };
+}
+
+function statusOf(slot: SlotInfo): ProjectionSlotStatus {
+  if (slot.state === 'retired' || slot.checkpointStatus === 'retired') return 'retired';
+  if (slot.checkpointStatus === 'faulted') return 'faulted';
+  return slot.state === 'building' ? 'rebuilding' : 'running';
+}
+
+const UpdatedRow = z.object({ consumer: z.string(), updatedAt: z.string() });
+
+export async function readProjectionStatus(pool: DatabasePool, store: EventStore, registered: ReadonlySet<string>): Promise<ProjectionStatus> {
+  const [slots, head, updated, checkedAt] = await Promise.all([
+    listSlots(pool),
+    store.headPosition(),
+    pool.any(sql.type(UpdatedRow)`
+      SELECT consumer, updated_at AS "updatedAt" FROM consumer_checkpoints WHERE source = 'pglog' AND part = '*' AND consumer LIKE 'projection:%'`),
+    pool.oneFirst(sql.type(z.object({ now: z.string() }))`SELECT now() AS now`),
+  ]);
+  const updatedAt = new Map(updated.map((row) => [row.consumer, row.updatedAt]));
+  const rows: ProjectionSlot[] = [];
+  for (const slot of slots) {
+    const status = statusOf(slot);
+    const lag = status === 'retired' ? null : await lagOf(pool, slot);
+    rows.push({
+      projection: slot.projection,
+      generation: slot.generation,
+      codeVersion: slot.codeVersion,
+      state: slot.state,
+      status,
+      position: encodePosition(slot),
+      eventsBehind: lag ? Math.min(lag.events, PROJECTION_LAG_COUNT_MAX) : null,
+      eventsBehindCapped: lag !== null && lag.events > PROJECTION_LAG_COUNT_MAX,
+      secondsBehind: lag ? lag.seconds : null,
+      updatedAt: updatedAt.get(slotConsumerName(slot.projection, slot.generation)) ?? null,
+      error: slot.error === null || slot.error === undefined ? null : JSON.stringify(slot.error),
+      registered: registered.has(slot.projection),
+    });
+  }
+  return { head: encodePosition(head), checkedAt, slots: rows };
+}
