@@ -113,7 +113,7 @@ describe('contestant', () => {
     await toggle.click(); // light
   });
 
-  it('registration: Thai messages at the fields and nothing sent when invalid; then an account', async () => {
+  it('registration: Thai messages at the fields and nothing sent when invalid; then an account, signed in', async () => {
     let sent = 0;
     page.on('request', (request) => {
       if (request.url().endsWith('/api/auth/register')) sent++;
@@ -132,9 +132,15 @@ describe('contestant', () => {
     await page.getByLabel('ชื่อผู้ใช้').fill(contestant.username);
     await page.getByLabel('รหัสผ่าน').fill(contestant.password);
     await page.getByRole('button', { name: 'ลงทะเบียน' }).click();
+    // Registering signs in: the home page, which sends a signed-in user on to the problems.
+    await page.waitForURL('**/problem');
+    await page.getByRole('button', { name: `เมนูผู้ใช้ ${contestant.showName}` }).waitFor();
+    expect(sent).toBe(1);
+    // Signed out again, for the sign-in checks that follow.
+    await page.getByRole('button', { name: /เมนูผู้ใช้/ }).click();
+    await page.getByRole('menuitem', { name: 'ออกจากระบบ' }).click();
     await page.waitForURL('**/login');
     await page.getByRole('heading', { name: 'เข้าสู่ระบบ' }).waitFor();
-    expect(sent).toBe(1);
   });
 
   it('sign-in: a wrong password says so in Thai; the right one lands on the problems', async () => {
