@@ -117,7 +117,7 @@ describe('a new user', () => {
     const wrong = await submit(solution('wrong.cpp'));
     const broken = await submit(solution('compile-error.cpp'));
     await page.goto('/submission?all=false');
-    const rowOf = (id: number) => page.locator('main tbody tr', { has: page.getByRole('button', { name: `ดูรายละเอียดผลตรวจ #${id}` }) });
+    const rowOf = (id: number) => page.locator('main tbody tr', { has: page.getByRole('button', { name: `ดูรายละเอียดผลตรวจ #${id}`, exact: true }) });
     await expect.poll(() => rowOf(wrong).locator('.verdict-label').innerText()).toBe('คำตอบผิด');
     await expect.poll(() => rowOf(broken).locator('.verdict-label').innerText()).toBe('คอมไพล์ไม่ผ่าน');
     expect(await rowOf(wrong).locator('.score-badge').innerText()).toContain('/ 100');
@@ -141,14 +141,20 @@ describe('a new user', () => {
       expect(verdictTop).toBeLessThan(problemTop);
     }
     expect(await rowOf(wrong).locator('.submission-time').innerText()).toMatch(/^\d+\.\d{3} วินาที$/);
+    // Cards on screen, still a table for screen readers.
+    const table = page.getByRole('table', { name: 'ผลตรวจ' });
+    expect(await table.getByRole('columnheader', { name: 'ผลตรวจ' }).count()).toBe(1);
+    expect(await table.getByRole('row').count()).toBeGreaterThanOrEqual(3);
+    expect(await table.getByRole('cell', { name: /คำตอบผิด/ }).count()).toBe(1);
   });
 
   it('(a) at 390 px every problem row has its submit button on screen', async () => {
+    await page.setViewportSize(viewport(390));
     await page.goto('/problem');
-    await page.locator('tr.problem-row').first().waitFor();
+    await page.locator('tr.problem-row[data-problem-id]').first().waitFor();
     await screenshot(page, 'fixes-problems-phone');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
-    const rows = page.locator('tr.problem-row');
+    const rows = page.locator('tr.problem-row[data-problem-id]');
     const count = await rows.count();
     expect(count).toBeGreaterThan(0);
     for (let index = 0; index < count; index++) {
@@ -189,16 +195,17 @@ describe('a new user', () => {
   });
 
   it('(e) the problem list keeps its search and status filter in the URL: Back and a bookmark bring them back; rows are dense at 1280 px', async () => {
+    await page.setViewportSize(viewport(1280));
     await page.goto('/problem');
-    await page.locator('tr.problem-row').first().waitFor();
-    const rowHeight = (await page.locator('tr.problem-row').first().boundingBox())!.height;
+    await page.locator('tr.problem-row[data-problem-id]').first().waitFor();
+    const rowHeight = (await page.locator('tr.problem-row[data-problem-id]').first().boundingBox())!.height;
     expect(rowHeight).toBeLessThanOrEqual(45);
 
     await page.getByRole('searchbox', { name: 'ค้นหาโจทย์' }).fill('aplusb');
     await page.getByLabel('สถานะ').selectOption('notPassed');
     await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('aplusb');
     expect(new URL(page.url()).searchParams.get('status')).toBe('notPassed');
-    await expect.poll(() => page.locator('tr.problem-row').count()).toBe(1);
+    await expect.poll(() => page.locator('tr.problem-row[data-problem-id]').count()).toBe(1);
 
     await page.locator(`tr[data-problem-id="${aplusb.id}"]`).getByRole('link', { name: String(aplusb.id) }).click();
     await page.waitForURL(`**/problem/${aplusb.id}`);
@@ -207,7 +214,7 @@ describe('a new user', () => {
     expect(new URL(page.url()).searchParams.get('q')).toBe('aplusb');
     expect(await page.getByLabel('สถานะ').inputValue()).toBe('notPassed');
     expect(await page.getByRole('searchbox', { name: 'ค้นหาโจทย์' }).inputValue()).toBe('aplusb');
-    await expect.poll(() => page.locator('tr.problem-row').count()).toBe(1);
+    await expect.poll(() => page.locator('tr.problem-row[data-problem-id]').count()).toBe(1);
 
     // A bookmark (a fresh load of the URL) shows the same list; the counters follow the URL too.
     await page.goto('/problem?status=notSubmitted');
@@ -223,8 +230,9 @@ describe('a new user', () => {
     const document = await page.evaluate(() => performance.timeOrigin);
     const topBarImage = page.locator('.topbar img.avatar');
     const upload = async (color: string) => {
+      const uploaded = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith(`/api/user/${userId}/avatar`));
       await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await photo(color) });
-      await page.getByText('อัปโหลดรูปสำเร็จ!').first().waitFor();
+      expect((await uploaded).status()).toBe(200);
     };
     await upload('#ff0000');
     await expect.poll(() => topBarImage.getAttribute('src'), { timeout: 10_000 }).toMatch(new RegExp(`/api/images/${userId}_32\\.jpeg\\?v=\\d+$`));
@@ -234,7 +242,8 @@ describe('a new user', () => {
     await expect.poll(() => page.locator('.profile-avatar img.avatar').getAttribute('src')).toMatch(/\?v=\d+$/);
 
     await upload('#0000ff');
-    await expect.poll(() => topBarImage.getAttribute('src')).not.toBe(first);
+    await expect.poll(() => topBarImage.getAttribute('src'), { timeout: 10_000 }).not.toBe(first);
+    await expect.poll(() => topBarImage.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
     expect(await page.evaluate(() => performance.timeOrigin)).toBe(document);
     await screenshot(page, 'fixes-new-avatar');
     expect(errors.filter((error) => !/status of (401|404)\b/.test(error))).toEqual([]);
