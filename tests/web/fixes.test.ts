@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { RuntimeErrorKind, SubmissionStatus } from '@otog/schemas/common/judging';
 import { verdictKind, type VerdictKind } from '../../web/src/components/submission/verdict-kind.ts';
+import { filtersFromParams, paramsWithFilters, type Filters } from '../../web/src/features/problems/filters.ts';
 import { until } from '../support/until.ts';
 import { solution } from './fixtures.ts';
 import { ADMIN, collectPageErrors, screenshot, startWebStack, viewport, type WebStack } from './support.ts';
@@ -39,6 +40,24 @@ describe('verdictKind: the first character that is neither a pass nor a skip dec
   ];
   it.each(table)('%s %j %s → %s', (status, result, kind, expected) => {
     expect(verdictKind(status, result, kind)).toBe(expected);
+  });
+});
+
+describe("the problem list's filters in the URL", () => {
+  const table: Array<[string, Filters]> = [
+    ['', { search: '', status: 'all', today: false }],
+    ['?q=aplusb&status=passed&today=1', { search: 'aplusb', status: 'passed', today: true }],
+    ['?status=notSubmitted', { search: '', status: 'notSubmitted', today: false }],
+    ['?status=bogus&today=yes', { search: '', status: 'all', today: false }],
+  ];
+  it.each(table)('%j reads as %j', (query, filters) => {
+    expect(filtersFromParams(new URLSearchParams(query))).toEqual(filters);
+  });
+  it('writes only what differs from the defaults, keeping other parameters', () => {
+    const base = new URLSearchParams('?q=old&status=passed&keep=1');
+    expect(paramsWithFilters(base, { search: 'ab', status: 'all', today: true }).toString()).toBe('q=ab&keep=1&today=1');
+    expect(paramsWithFilters(base, { search: '' }).toString()).toBe('status=passed&keep=1');
+    expect(base.toString()).toBe('q=old&status=passed&keep=1');
   });
 });
 
@@ -118,8 +137,9 @@ describe('a new user', () => {
     const broken = await submit(solution('compile-error.cpp'));
     await page.goto('/submission?all=false');
     const rowOf = (id: number) => page.locator('main tbody tr', { has: page.getByRole('button', { name: `ดูรายละเอียดผลตรวจ #${id}`, exact: true }) });
-    await expect.poll(() => rowOf(wrong).locator('.verdict-label').innerText()).toBe('คำตอบผิด');
-    await expect.poll(() => rowOf(broken).locator('.verdict-label').innerText()).toBe('คอมไพล์ไม่ผ่าน');
+    // (A busy machine may take a while to load the list: the other suites judge and build too.)
+    await expect.poll(() => rowOf(wrong).locator('.verdict-label').innerText(), { timeout: 30_000 }).toBe('คำตอบผิด');
+    await expect.poll(() => rowOf(broken).locator('.verdict-label').innerText(), { timeout: 30_000 }).toBe('คอมไพล์ไม่ผ่าน');
     expect(await rowOf(wrong).locator('.score-badge').innerText()).toContain('/ 100');
 
     await page.setViewportSize(viewport(390));
@@ -203,9 +223,9 @@ describe('a new user', () => {
 
     await page.getByRole('searchbox', { name: 'ค้นหาโจทย์' }).fill('aplusb');
     await page.getByLabel('สถานะ').selectOption('notPassed');
-    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('aplusb');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: 20_000 }).toBe('aplusb');
     expect(new URL(page.url()).searchParams.get('status')).toBe('notPassed');
-    await expect.poll(() => page.locator('tr.problem-row[data-problem-id]').count()).toBe(1);
+    await expect.poll(() => page.locator('tr.problem-row[data-problem-id]').count(), { timeout: 20_000 }).toBe(1);
 
     await page.locator(`tr[data-problem-id="${aplusb.id}"]`).getByRole('link', { name: String(aplusb.id) }).click();
     await page.waitForURL(`**/problem/${aplusb.id}`);
@@ -214,14 +234,14 @@ describe('a new user', () => {
     expect(new URL(page.url()).searchParams.get('q')).toBe('aplusb');
     expect(await page.getByLabel('สถานะ').inputValue()).toBe('notPassed');
     expect(await page.getByRole('searchbox', { name: 'ค้นหาโจทย์' }).inputValue()).toBe('aplusb');
-    await expect.poll(() => page.locator('tr.problem-row[data-problem-id]').count()).toBe(1);
+    await expect.poll(() => page.locator('tr.problem-row[data-problem-id]').count(), { timeout: 20_000 }).toBe(1);
 
     // A bookmark (a fresh load of the URL) shows the same list; the counters follow the URL too.
     await page.goto('/problem?status=notSubmitted');
-    await expect.poll(() => page.getByTestId('counter-notSubmitted').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByTestId('counter-notSubmitted').getAttribute('aria-pressed'), { timeout: 20_000 }).toBe('true');
     expect(await page.locator(`tr[data-problem-id="${aplusb.id}"]`).count()).toBe(0);
     await page.getByTestId('counter-all').click();
-    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await expect.poll(() => new URL(page.url()).search, { timeout: 20_000 }).toBe('');
   });
 
   it('(g) a new avatar shows in the top bar at once, without a reload', async () => {
@@ -235,15 +255,15 @@ describe('a new user', () => {
       expect((await uploaded).status()).toBe(200);
     };
     await upload('#ff0000');
-    await expect.poll(() => topBarImage.getAttribute('src'), { timeout: 10_000 }).toMatch(new RegExp(`/api/images/${userId}_32\\.jpeg\\?v=\\d+$`));
+    await expect.poll(() => topBarImage.getAttribute('src'), { timeout: 20_000 }).toMatch(new RegExp(`/api/images/${userId}_32\\.jpeg\\?v=\\d+$`));
     const first = await topBarImage.getAttribute('src');
-    await expect.poll(() => topBarImage.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    await expect.poll(() => topBarImage.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), { timeout: 20_000 }).toBe(true);
     // The profile's big photo follows too.
-    await expect.poll(() => page.locator('.profile-avatar img.avatar').getAttribute('src')).toMatch(/\?v=\d+$/);
+    await expect.poll(() => page.locator('.profile-avatar img.avatar').getAttribute('src'), { timeout: 20_000 }).toMatch(/\?v=\d+$/);
 
     await upload('#0000ff');
-    await expect.poll(() => topBarImage.getAttribute('src'), { timeout: 10_000 }).not.toBe(first);
-    await expect.poll(() => topBarImage.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    await expect.poll(() => topBarImage.getAttribute('src'), { timeout: 20_000 }).not.toBe(first);
+    await expect.poll(() => topBarImage.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), { timeout: 20_000 }).toBe(true);
     expect(await page.evaluate(() => performance.timeOrigin)).toBe(document);
     await screenshot(page, 'fixes-new-avatar');
     expect(errors.filter((error) => !/status of (401|404)\b/.test(error))).toEqual([]);
