@@ -78,7 +78,8 @@ describe('contestant', () => {
 
   it('shows the Thai landing page with the shell: logo, sections, skip link, footer', async () => {
     await page.goto('/');
-    await expect.poll(() => page.title()).toContain('OTOG');
+    // The first page of a cold stack on a busy machine may take a while.
+    await expect.poll(() => page.title(), { timeout: 20_000 }).toContain('OTOG');
     expect(await page.getByRole('link', { name: /OTOG/ }).first().getAttribute('title')).toBe('One Tambon One Grader');
     const nav = page.getByRole('navigation', { name: 'เมนูหลัก' });
     for (const label of ['โจทย์', 'ผลตรวจ', 'แข่งขัน']) await expect.poll(() => nav.getByRole('link', { name: label }).count()).toBe(1);
@@ -113,7 +114,7 @@ describe('contestant', () => {
     await toggle.click(); // light
   });
 
-  it('registration: Thai messages at the fields and nothing sent when invalid; then an account', async () => {
+  it('registration: Thai messages at the fields and nothing sent when invalid; then an account, signed in', async () => {
     let sent = 0;
     page.on('request', (request) => {
       if (request.url().endsWith('/api/auth/register')) sent++;
@@ -132,9 +133,15 @@ describe('contestant', () => {
     await page.getByLabel('ชื่อผู้ใช้').fill(contestant.username);
     await page.getByLabel('รหัสผ่าน').fill(contestant.password);
     await page.getByRole('button', { name: 'ลงทะเบียน' }).click();
+    // Registering signs in: the home page, which sends a signed-in user on to the problems.
+    await page.waitForURL('**/problem');
+    await page.getByRole('button', { name: `เมนูผู้ใช้ ${contestant.showName}` }).waitFor();
+    expect(sent).toBe(1);
+    // Signed out again, for the sign-in checks that follow.
+    await page.getByRole('button', { name: /เมนูผู้ใช้/ }).click();
+    await page.getByRole('menuitem', { name: 'ออกจากระบบ' }).click();
     await page.waitForURL('**/login');
     await page.getByRole('heading', { name: 'เข้าสู่ระบบ' }).waitFor();
-    expect(sent).toBe(1);
   });
 
   it('sign-in: a wrong password says so in Thai; the right one lands on the problems', async () => {
@@ -429,5 +436,5 @@ describe('admin', () => {
       }
     }
     await context.close();
-  });
+  }, 180_000);
 });

@@ -23,6 +23,17 @@ const SECTIONS = [
   { to: '/contest', label: 'แข่งขัน' },
 ] as const;
 
+/** Apple keyboards say ⌘ where the others say Ctrl; both keys open the search everywhere. */
+function isApplePlatform(): boolean {
+  const platform = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData?.platform || navigator.platform || navigator.userAgent;
+  return /mac|iphone|ipad|ipod/i.test(platform);
+}
+const SEARCH_KEY_HINT = isApplePlatform() ? '⌘K' : 'Ctrl K';
+
+/** Ctrl+K or ⌘K (and not with Shift or Alt, which other shortcuts may use). */
+const isSearchShortcut = (event: Pick<KeyboardEvent, 'key' | 'metaKey' | 'ctrlKey' | 'shiftKey' | 'altKey'>) =>
+  (event.metaKey || event.ctrlKey) && !event.shiftKey && !event.altKey && event.key.toLowerCase() === 'k';
+
 /** The section of a path: its first segment ("/problem/12" → "/problem"). */
 const sectionOf = (pathname: string) => `/${pathname.split('/')[1] ?? ''}`;
 
@@ -110,10 +121,10 @@ function TopBar({ onOpenMenu, onOpenSearch }: { onOpenMenu(): void; onOpenSearch
         )}
         <div className="topbar-right">
           {config.offline ? null : (
-            <button type="button" className="search-button" onClick={onOpenSearch} aria-label="ค้นหาโจทย์" aria-keyshortcuts="Meta+K">
+            <button type="button" className="search-button" onClick={onOpenSearch} aria-label="ค้นหาโจทย์" aria-keyshortcuts="Control+K Meta+K">
               <SearchIcon />
               <span className="only-large">ค้นหาโจทย์</span>
-              <kbd className="only-large">⌘K</kbd>
+              <kbd className="only-large search-key-hint">{SEARCH_KEY_HINT}</kbd>
             </button>
           )}
           <ThemeToggle />
@@ -186,7 +197,7 @@ export function Shell({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (config.offline) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.metaKey && event.key.toLowerCase() === 'k') {
+      if (isSearchShortcut(event)) {
         event.preventDefault();
         setSearchOpen(true);
       }

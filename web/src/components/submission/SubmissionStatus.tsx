@@ -7,6 +7,7 @@ import type { Submission } from '@otog/schemas/api/submission';
 import type { SubmissionStatus } from '@otog/schemas/common/judging';
 import { Badge, type Tone } from '../ui/Badge.tsx';
 import { isPending } from './polling.ts';
+import { VERDICT_KIND_LABEL, verdictKind, type VerdictKind } from './verdict-kind.ts';
 import './submission.css';
 
 export const STATUS_LABEL: Record<SubmissionStatus, string> = {
@@ -17,7 +18,6 @@ export const STATUS_LABEL: Record<SubmissionStatus, string> = {
   compileError: 'Compilation Error',
   judgeError: 'Judge Error',
 };
-
 
 const STATUS_TONE: Record<SubmissionStatus, Tone> = {
   waiting: 'outline',
@@ -58,22 +58,48 @@ export function scoreTone(submission: ScoreSubmission): Tone {
   }
 }
 
+/** The score "score / full"; its verdict is named next to it (VerdictLabel), so only "คะแนน" is added for screen readers. */
 export function ScoreBadge({ submission }: { submission: ScoreSubmission }) {
   const full = submission.problem.score;
   if (isPending(submission.status)) {
     return (
-      <Badge tone="outline" title={STATUS_LABEL[submission.status]} className="score-badge">
-        <BadgeSpinner />
-        <span className="sr-only">{STATUS_LABEL[submission.status]} </span>
+      <Badge tone="outline" className="score-badge">
+        <span className="sr-only">ยังไม่มีคะแนน</span>
         <span aria-hidden>- / {full}</span>
       </Badge>
     );
   }
   const score = submission.submissionResult?.score ?? 0;
   return (
-    <Badge tone={scoreTone(submission)} title={STATUS_LABEL[submission.status]} className="score-badge">
+    <Badge tone={scoreTone(submission)} className="score-badge">
       {score} / {full}
-      <span className="sr-only"> คะแนน ({STATUS_LABEL[submission.status]})</span>
+      <span className="sr-only"> คะแนน</span>
+    </Badge>
+  );
+}
+
+const VERDICT_KIND_TONE: Record<VerdictKind, Tone> = {
+  waiting: 'outline',
+  grading: 'outline',
+  accepted: 'green',
+  partial: 'yellow',
+  wrongAnswer: 'red',
+  timeLimit: 'orange',
+  runtimeError: 'blue',
+  memoryLimit: 'blue',
+  compileError: 'purple',
+  problemError: 'purple',
+  judgeError: 'purple',
+  rejected: 'red',
+};
+
+/** The verdict in words (ผ่าน, คำตอบผิด, เกินเวลา (TLE)...), for lists where the score alone does not say what went wrong. */
+export function VerdictLabel({ submission }: { submission: Pick<Submission, 'status' | 'submissionResult'> }) {
+  const kind = verdictKind(submission.status, submission.submissionResult?.result);
+  return (
+    <Badge tone={VERDICT_KIND_TONE[kind]} className="verdict-label">
+      {isPending(submission.status) ? <BadgeSpinner /> : null}
+      <span data-verdict={kind}>{VERDICT_KIND_LABEL[kind]}</span>
     </Badge>
   );
 }

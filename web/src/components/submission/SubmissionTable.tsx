@@ -1,7 +1,8 @@
 /**
  * OTOG's submission table ("ผลตรวจ"), shared by /submission and the profile: newest first, loaded in pages
  * by cursor (the last id seen) as the reader scrolls, pending rows updating themselves, and a details
- * dialog with the full result for the rows the reader may open (own, admin, or shared).
+ * dialog with the full result for the rows the reader may open (own, admin, or shared). On a phone each
+ * row becomes a small card (submission.css) that starts with the verdict and the score.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -18,7 +19,7 @@ import { CodeIcon, ExternalIcon } from '../ui/icons.tsx';
 import { UserAvatar } from '../UserAvatar.tsx';
 import { LANGUAGE_LABEL } from '../../lib/languages.ts';
 import { SubmissionDetailView } from './SubmissionDetail.tsx';
-import { ScoreBadge } from './SubmissionStatus.tsx';
+import { ScoreBadge, VerdictLabel } from './SubmissionStatus.tsx';
 import { useSettledSubmission } from './polling.ts';
 import './submission.css';
 
@@ -138,11 +139,11 @@ function Row({ submission: row, onOpen }: { submission: Submission; onOpen(submi
   const canOpen = isAdmin || submission.public || (user !== null && user.id === submission.userId);
   const result = submission.submissionResult;
   return (
-    <tr>
-      <td className="nowrap">
+    <tr className="submission-row">
+      <td className="nowrap submission-when">
         <time dateTime={submission.creationDate}>{formatShortDateTime(submission.creationDate)}</time>
       </td>
-      <td>
+      <td className="submission-by">
         <span className="row nowrap submission-user-cell">
           <UserAvatar userId={submission.user.id} name={submission.user.showName} size="sm" />
           {config.offline ? (
@@ -154,17 +155,23 @@ function Row({ submission: row, onOpen }: { submission: Submission; onOpen(submi
           )}
         </span>
       </td>
-      <td>
+      <td className="submission-problem">
         <Link to={`/problem/${submission.problem.id}`} className="problem-cell">
           {submission.problem.name}
         </Link>
       </td>
-      <td>
-        <ScoreBadge submission={submission} />
+      <td className="submission-verdict">
+        <span className="verdict-cell">
+          <VerdictLabel submission={submission} />
+          <ScoreBadge submission={submission} />
+        </span>
       </td>
-      <td className="num">{result ? formatSeconds(result.timeUsed) : '-'}</td>
-      <td className="nowrap">{LANGUAGE_LABEL[submission.language]}</td>
-      <td>
+      <td className="num submission-time">
+        {result ? formatSeconds(result.timeUsed) : '-'}
+        <span className="submission-time-unit"> วินาที</span>
+      </td>
+      <td className="nowrap submission-language">{LANGUAGE_LABEL[submission.language]}</td>
+      <td className="submission-details">
         <IconButton
           label={canOpen ? `ดูรายละเอียดผลตรวจ #${submission.id}` : 'ไม่มีสิทธิ์ดูรายละเอียด'}
           size="sm"
@@ -178,8 +185,7 @@ function Row({ submission: row, onOpen }: { submission: Submission; onOpen(submi
   );
 }
 
-/** Loads the next page when the sentinel scrolls near, with a button for when it does not (or no observer). */
-/** "โหลดเพิ่ม", pressed by itself when it scrolls into view. */
+/** "โหลดเพิ่ม", pressed by itself when it scrolls into view (the button stays for when no observer fires). */
 export function LoadMore({ hasMore, loading, onLoadMore }: { hasMore: boolean; loading: boolean; onLoadMore(): void }) {
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -4,6 +4,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_PATTERN } from '@oto
 import { TextField } from '../../components/ui/Field.tsx';
 import { ApiError, callApi, errorMessage } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
 import { authContract } from '@otog/schemas/api/auth';
 import { AuthCard } from './AuthCard.tsx';
@@ -27,6 +28,7 @@ function validate(values: Record<Fields, string>): Partial<Record<Fields, string
 export default function RegisterPage() {
   usePageTitle('ลงทะเบียน');
   const navigate = useNavigate();
+  const { login } = useSession();
   const [errors, setErrors] = useState<Partial<Record<Fields, string>>>({});
   const [pending, setPending] = useState(false);
 
@@ -48,11 +50,21 @@ export default function RegisterPage() {
         success: 'ลงทะเบียนสำเร็จ!',
         error: (error) => (error instanceof ApiError && error.status === 409 ? 'ลงทะเบียนไม่สำเร็จ' : errorMessage(error, 'ลงทะเบียนไม่สำเร็จ')),
       });
-      void navigate('/login');
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         setErrors(error.message.startsWith('showName') ? { showName: 'ชื่อที่ใช้แสดงนี้มีผู้ใช้แล้ว' } : { username: 'ชื่อผู้ใช้นี้มีผู้ใช้แล้ว' });
       }
+      setPending(false);
+      return;
+    }
+    // A new account starts signed in; should that sign-in fail (rate limit), the account exists and the
+    // sign-in page is the way on.
+    try {
+      await login(values.username, values.password);
+      void navigate('/');
+    } catch (error) {
+      toast.error(errorMessage(error, 'ลงชื่อเข้าใช้ไม่สำเร็จ กรุณาเข้าสู่ระบบอีกครั้ง'));
+      void navigate('/login');
     } finally {
       setPending(false);
     }

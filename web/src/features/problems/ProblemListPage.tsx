@@ -1,11 +1,12 @@
 /**
  * /problem: the announcements, five counters that are also filters (ทั้งหมด, ผ่านแล้ว, ยังไม่ผ่าน,
  * ยังไม่ได้ส่ง, โจทย์วันนี้), a sticky filter bar (search, status, the "ผู้ที่ผ่าน" column), and the
- * virtualised problem table with its dialogs (submit, passed users, latest submission).
+ * virtualised problem table with its dialogs (submit, passed users, latest submission). The search and
+ * the filters live in the URL: Back and bookmarks bring them back.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { problemContract, type ProblemTableRow } from '@otog/schemas/api/problem';
 import { SubmitDialog } from '../../components/submit/SubmitDialog.tsx';
 import { Button } from '../../components/ui/Button.tsx';
@@ -19,7 +20,7 @@ import { apiKey, apiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
 import { AnnouncementCarousel } from './AnnouncementCarousel.tsx';
-import { countRows, filterRows, type StatusFilter } from './filters.ts';
+import { countRows, filterRows, filtersFromParams, paramsWithFilters, type Filters, type StatusFilter } from './filters.ts';
 import { LatestSubmissionDialog } from './LatestSubmissionDialog.tsx';
 import { PassedUsersDialog } from './PassedUsersDialog.tsx';
 import { ProblemTable, type TableActions, type TableColumns } from './ProblemTable.tsx';
@@ -62,10 +63,12 @@ export default function ProblemListPage() {
   const filterBar = useRef<HTMLDivElement>(null);
   const statusId = useId();
 
-  const [searchText, setSearchText] = useState('');
+  const [params, setParams] = useSearchParams();
+  const { search: searchText, status, today } = filtersFromParams(params);
+  // Replaced, not pushed: Back leaves the list (with its filters kept) instead of undoing keystrokes.
+  const changeFilters = (changes: Partial<Filters>) => setParams((current) => paramsWithFilters(current, changes), { replace: true });
+  const setSearchText = (search: string) => changeFilters({ search });
   const search = useDebounced(searchText);
-  const [status, setStatus] = useState<StatusFilter>('all');
-  const [today, setToday] = useState(false);
   const [showPassed, setShowPassed] = useState(readPassedColumn);
   const [dialog, setDialog] = useState<OpenDialog>(null);
 
@@ -125,12 +128,9 @@ export default function ProblemListPage() {
   };
 
   const pressCounter = (id: Counter['id']) => {
-    if (id === 'all') {
-      setStatus('all');
-      setToday(false);
-      setSearchText('');
-    } else if (id === 'today') setToday((value) => !value);
-    else setStatus((value) => (value === id ? 'all' : id));
+    if (id === 'all') changeFilters({ status: 'all', today: false, search: '' });
+    else if (id === 'today') changeFilters({ today: !today });
+    else changeFilters({ status: status === id ? 'all' : id });
   };
   const counterPressed = (id: Counter['id']) =>
     id === 'all' ? status === 'all' && !today && searchText === '' : id === 'today' ? today : status === id;
@@ -168,7 +168,7 @@ export default function ProblemListPage() {
             <label htmlFor={statusId} className="filter-label">
               สถานะ
             </label>
-            <select id={statusId} className="input select" value={status} onChange={(event) => setStatus(event.target.value as StatusFilter)}>
+            <select id={statusId} className="input select" value={status} onChange={(event) => changeFilters({ status: event.target.value as StatusFilter })}>
               {STATUS_OPTIONS.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -178,7 +178,7 @@ export default function ProblemListPage() {
           </div>
         ) : null}
         {today ? (
-          <button type="button" className="chip" onClick={() => setToday(false)} aria-label="เอาตัวกรองโจทย์วันนี้ออก">
+          <button type="button" className="chip" onClick={() => changeFilters({ today: false })} aria-label="เอาตัวกรองโจทย์วันนี้ออก">
             โจทย์วันนี้
             <XIcon width={14} height={14} />
           </button>

@@ -5,7 +5,7 @@
  * aria-rowindex). Columns are fixed widths, so rows do not jump as they come and go.
  */
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { memo, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { problemContract, type ProblemTableRow } from '@otog/schemas/api/problem';
 import type { SubmissionStatus } from '@otog/schemas/common/judging';
@@ -18,8 +18,21 @@ import { isNew } from './filters.ts';
 import { RowMenu } from '../../components/ui/RowMenu.tsx';
 import { useSettlingSubmission } from './useSettlingSubmission.ts';
 
-export const ROW_HEIGHT = 60;
+/** Rows are one line on a wide screen (name, then its limits) and two on a narrow one; problems.css agrees. */
+export const ROW_HEIGHT = { wide: 44, narrow: 56 } as const;
+const WIDE_SCREEN = '(min-width: 720px)';
 const OVERSCAN = 12;
+
+function subscribeToWidth(onChange: () => void) {
+  const query = window.matchMedia(WIDE_SCREEN);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+function useRowHeight(): number {
+  const wide = useSyncExternalStore(subscribeToWidth, () => window.matchMedia(WIDE_SCREEN).matches);
+  return wide ? ROW_HEIGHT.wide : ROW_HEIGHT.narrow;
+}
 
 export interface TableActions {
   submit(row: ProblemTableRow): void;
@@ -255,13 +268,15 @@ export function ProblemTable({
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const scrollMargin = useDocumentTop(body, pageRef);
+  const rowHeight = useRowHeight();
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: OVERSCAN,
     scrollMargin,
     getItemKey: (index) => rows[index]?.id ?? index,
   });
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
   const items = virtualizer.getVirtualItems();
   const first = items[0];
   const last = items[items.length - 1];

@@ -55,3 +55,28 @@ export function filterRows(rows: ReadonlyArray<ProblemTableRow>, filters: Filter
       (needle === '' || `${row.id} ${row.name}`.toLowerCase().includes(needle)),
   );
 }
+
+const STATUS_FILTERS: readonly StatusFilter[] = ['all', 'passed', 'notPassed', 'notSubmitted'];
+
+/**
+ * The filters as the URL keeps them (`?q=...&status=passed&today=1`), so Back and bookmarks bring them
+ * back; anything unknown reads as no filter.
+ */
+export function filtersFromParams(params: URLSearchParams): Filters {
+  const status = params.get('status') as StatusFilter | null;
+  return {
+    search: params.get('q') ?? '',
+    status: status !== null && STATUS_FILTERS.includes(status) ? status : 'all',
+    today: params.get('today') === '1',
+  };
+}
+
+/** `params` with `changes` written in; a filter at its default leaves the URL. */
+export function paramsWithFilters(params: URLSearchParams, changes: Partial<Filters>): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const set = (name: string, value: string | null) => (value === null ? next.delete(name) : next.set(name, value));
+  if (changes.search !== undefined) set('q', changes.search === '' ? null : changes.search);
+  if (changes.status !== undefined) set('status', changes.status === 'all' ? null : changes.status);
+  if (changes.today !== undefined) set('today', changes.today ? '1' : null);
+  return next;
+}

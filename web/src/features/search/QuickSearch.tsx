@@ -1,5 +1,5 @@
 /**
- * Quick search (the search button or ⌘K): fuzzy match on the problem table by name and id, at most 10
+ * Quick search (the search button, Ctrl+K or ⌘K): fuzzy match on the problem table by name and id, at most 10
  * results, the first 10 (newest) when the box is empty. Arrow keys move, Enter opens, Escape closes.
  */
 import { useQuery } from '@tanstack/react-query';

@@ -1,10 +1,11 @@
 /**
- * /user/{id}: the show name, the 320 px photo and the user's submissions ("ผลตรวจ"). The owner (or an
- * admin) may upload a new photo and change the show name here.
+ * /user/{id}: the show name, the 320 px photo, the rating in its band's colour, the rating graph and the
+ * rated contests (ประวัติการแข่งขัน), then the user's submissions ("ผลตรวจ"). The owner (or an admin) may
+ * upload a new photo and change the show name here.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import { useParams } from 'react-router';
+import { lazy, Suspense, useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
 import { submissionContract } from '@otog/schemas/api/submission';
 import { AVATAR_MAX_BYTES, userContract } from '@otog/schemas/api/user';
 import { SubmissionTable, useSubmissionPages } from '../../components/submission/SubmissionTable.tsx';
@@ -12,14 +13,18 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Empty } from '../../components/ui/Empty.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { UploadIcon } from '../../components/ui/icons.tsx';
-import { UserAvatar } from '../../components/UserAvatar.tsx';
+import { useAvatarReplaced, UserAvatar } from '../../components/UserAvatar.tsx';
 import { ApiError, callApi, errorMessage, renewSession } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
+import { formatRatingChange, ratingBand, withRatingChanges } from '../../lib/rating.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiKey, apiQuery, invalidatePaths } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.tsx';
 import './users.css';
+
+// The graph is drawn only for users with rated contests: its code waits until one is shown.
+const RatingGraph = lazy(() => import('./RatingGraph.tsx'));
 
 const SHOW_NAME_MAX = 255;
 const AVATAR_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
@@ -64,7 +69,6 @@ function NotFound() {
 function Profile({ userId }: { userId: number }) {
   const { user, isAdmin } = useSession();
   const profile = useQuery(apiQuery(userContract.profile, { params: { userId } }));
-  const [avatarVersion, setAvatarVersion] = useState<number | undefined>(undefined);
   usePageTitle(profile.data?.showName ?? 'โปรไฟล์');
 
   if (profile.error instanceof ApiError && (profile.error.status === 404 || profile.error.status === 400)) return <NotFound />;
@@ -87,24 +91,19 @@ function Profile({ userId }: { userId: number }) {
       <div className="profile-top">
         <div className="profile-avatar">
           {data ? (
-            <UserAvatar key={avatarVersion ?? 0} userId={userId} name={data.showName} size="lg" version={avatarVersion} />
+            <UserAvatar userId={userId} name={data.showName} size="lg" />
           ) : (
             <span className="profile-avatar-placeholder" aria-hidden />
           )}
         </div>
         <div className="stack profile-side">
+          {data ? <RatingValue rating={data.rating} /> : null}
           {data ? (
             <dl className="profile-facts">
               {isAdmin ? (
                 <div>
                   <dt>ชื่อผู้ใช้</dt>
                   <dd className="mono">{data.username}</dd>
-                </div>
-              ) : null}
-              {data.rating !== null ? (
-                <div>
-                  <dt>เรตติ้ง</dt>
-                  <dd>{data.rating}</dd>
                 </div>
               ) : null}
               {data.creationDate ? (
@@ -118,19 +117,105 @@ function Profile({ userId }: { userId: number }) {
           {data && canEdit ? (
             <div className="card stack profile-settings">
               <h2 className="card-title">ตั้งค่าโปรไฟล์</h2>
-              <AvatarUpload userId={userId} onUploaded={() => setAvatarVersion(Date.now())} />
+              <AvatarUpload userId={userId} />
               <ShowNameForm userId={userId} current={data.showName} />
             </div>
           ) : null}
         </div>
       </div>
+      {data ? <RatingHistory userId={userId} /> : null}
       {showSubmissions ? <UserSubmissions userId={userId} /> : null}
     </section>
   );
 }
 
-function AvatarUpload({ userId, onUploaded }: { userId: number; onUploaded(): void }) {
+/** The rating, big and in its band's colour; "ยังไม่มีเรตติ้ง" before the first rated contest. */
+function RatingValue({ rating }: { rating: number | null }) {
+  const band = ratingBand(rating);
+  return (
+    <div className="profile-rating">
+      <span className="profile-rating-label">เรตติ้ง</span>
+      {band === null ? (
+        <span className="profile-rating-none">ยังไม่มีเรตติ้ง</span>
+      ) : (
+        <span className={`profile-rating-value rating-band-${band}`} data-band={band}>
+          {rating}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The rating graph and the table of rated contests (newest first), from the same rating history. */
+function RatingHistory({ userId }: { userId: number }) {
+  const history = useQuery(apiQuery(userContract.ratingHistory, { params: { userId } }));
+  const rows = useMemo(() => withRatingChanges(history.data ?? []), [history.data]);
+  const graphTitle = useId();
+  return (
+    <section className="stack" aria-labelledby="profile-contests">
+      <h2 id="profile-contests" className="profile-section-title">
+        ประวัติการแข่งขัน
+      </h2>
+      {history.isPending ? (
+        <div className="rating-graph-placeholder" aria-hidden />
+      ) : history.isError ? (
+        <Empty tone="error">{errorMessage(history.error)}</Empty>
+      ) : rows.length === 0 ? (
+        <Empty>ยังไม่เคยแข่งขันแบบจัดอันดับ</Empty>
+      ) : (
+        <>
+          <figure className="card rating-graph-card">
+            <figcaption id={graphTitle} className="rating-graph-title">
+              กราฟเรตติ้งหลังการแข่งขันแต่ละครั้ง <span className="sr-only">(ตัวเลขเดียวกันอยู่ในตารางประวัติการแข่งขัน)</span>
+            </figcaption>
+            <Suspense fallback={<div className="rating-graph-placeholder" aria-hidden />}>
+              <RatingGraph points={rows} labelledBy={graphTitle} />
+            </Suspense>
+          </figure>
+          <div className="table-wrap">
+            <table className="table contest-history" aria-label="ประวัติการแข่งขัน">
+              <thead>
+                <tr>
+                  <th scope="col">การแข่งขัน</th>
+                  <th scope="col" className="num">
+                    อันดับ
+                  </th>
+                  <th scope="col" className="num">
+                    เรตติ้ง
+                  </th>
+                  <th scope="col" className="num">
+                    เปลี่ยนแปลง
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.toReversed().map((row) => (
+                  <tr key={row.contestId} data-contest-id={row.contestId}>
+                    <td className="contest-history-name">
+                      <Link to={`/contest/${row.contestId}`}>{row.name}</Link>
+                      <time className="contest-history-date" dateTime={row.timeStart}>
+                        {formatDate(row.timeStart)}
+                      </time>
+                    </td>
+                    <td className="num">{row.rank}</td>
+                    <td className="num">
+                      <span className={`rating-number rating-band-${ratingBand(row.rating)}`}>{row.rating}</span>
+                    </td>
+                    <td className={`num rating-change ${row.change > 0 ? 'rating-up' : row.change < 0 ? 'rating-down' : ''}`}>{formatRatingChange(row.change)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function AvatarUpload({ userId }: { userId: number }) {
   const inputId = useId();
+  const avatarReplaced = useAvatarReplaced(userId);
   const [error, setError] = useState<string | undefined>();
   const [uploading, setUploading] = useState(false);
 
@@ -151,7 +236,7 @@ function AvatarUpload({ userId, onUploaded }: { userId: number; onUploaded(): vo
         success: 'อัปโหลดรูปสำเร็จ!',
         error: (failure) => (failure instanceof ApiError && failure.status === 400 ? 'อัปโหลดไม่สำเร็จ: ไฟล์นี้ไม่ใช่รูปที่รองรับ' : errorMessage(failure, 'อัปโหลดรูปไม่สำเร็จ')),
       });
-      onUploaded();
+      avatarReplaced();
     } catch {
       // The toast said why.
     } finally {
