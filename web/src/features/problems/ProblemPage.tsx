@@ -16,10 +16,10 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
-import { EditorTab, type Draft } from './EditorTab.tsx';
-import { StatementTab } from './StatementTab.tsx';
-import { SubmissionsTab } from './SubmissionsTab.tsx';
-import './problems.css';
+import { EditorTab, type Draft } from '../../components/problem/EditorTab.tsx';
+import { StatementTab } from '../../components/problem/StatementTab.tsx';
+import { SubmissionsTab } from '../../components/problem/SubmissionsTab.tsx';
+import '../../components/problem/problem.css';
 
 type Tab = 'problem' | 'editor' | 'submissions';
 const TABS: ReadonlyArray<TabItem<Tab>> = [

@@ -4,6 +4,7 @@
  * and text that is not a Slate document shows as it is.
  */
 import type { ReactNode } from 'react';
+import './problem.css';
 
 interface SlateText {
   text: string;
