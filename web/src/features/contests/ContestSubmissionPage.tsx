@@ -28,8 +28,8 @@ export function ContestSubmissionPage({ contest }: { contest: Contest }) {
     <section className="page">
       <h1 className="page-title">การส่งทั้งหมดในการแข่งขัน</h1>
       <div className="row contest-submission-filters">
-        <SearchInput className="contest-search" label="ค้นหาโจทย์" placeholder="ค้นหาโจทย์" value={problemText} onChange={setProblemText} />
-        <SearchInput className="contest-search" label="ค้นหาผู้ใช้" placeholder="ค้นหาผู้ใช้" value={userText} onChange={setUserText} />
+        <SearchInput className="contest-search" label="ค้นหาชื่อโจทย์" placeholder="ค้นหาโจทย์" value={problemText} onChange={setProblemText} />
+        <SearchInput className="contest-search" label="ค้นหาชื่อผู้ใช้" placeholder="ค้นหาผู้ใช้" value={userText} onChange={setUserText} />
       </div>
       <SubmissionTable
         submissions={pages.data?.pages.flat() ?? []}
