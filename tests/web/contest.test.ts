@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { solution } from './fixtures.ts';
 import { ADMIN, buddhistYear, collectPageErrors, englishWords, screenshot, signIn, startWebStack, viewport, type WebStack } from './support.ts';
-import { announce, createContest, problemNamed, visitInBothThemes, type ProblemRow } from './contest-support.ts';
+import { announce, createContest, POLL_TIMEOUT, problemNamed, visitInBothThemes, type ProblemRow } from './contest-support.ts';
 
 let stack: WebStack;
 beforeAll(async () => {
@@ -93,7 +93,7 @@ describe('contests for a contestant', () => {
     await page.getByRole('heading', { name: 'การแข่งขันปัจจุบัน' }).waitFor();
     const table = page.getByRole('table', { name: 'การแข่งขันปัจจุบัน' });
     // Finished contests are not current.
-    await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: POLL_TIMEOUT }).toBe(2);
     const running = table.locator(`tr[data-contest-id="${ids.running}"]`);
     const upcoming = table.locator(`tr[data-contest-id="${ids.upcoming}"]`);
     expect(await running.getByRole('link', { name: names.running }).getAttribute('href')).toBe(`/contest/${ids.running}`);
@@ -128,7 +128,7 @@ describe('contests for a contestant', () => {
     expect(await page.evaluate(() => performance.timeOrigin)).toBe(document);
     expect(requests.length).toBeGreaterThanOrEqual(2);
     const links = sidebar().locator('.contest-problems a');
-    await expect.poll(() => links.count()).toBe(2);
+    await expect.poll(() => links.count(), { timeout: POLL_TIMEOUT }).toBe(2);
     // Sorted by id, each with its score (none yet: red).
     const [low, high] = [aplusb, second].sort((a, b) => a.id - b.id);
     expect(await links.nth(0).getAttribute('data-problem-id')).toBe(String(low!.id));
@@ -195,7 +195,7 @@ describe('contests for a contestant', () => {
     await sidebar().getByRole('link', { name: /ประกาศ!/ }).click();
     await page.waitForURL(`**/contest/${ids.running}/announcement`);
     const items = page.locator('.contest-announcement');
-    await expect.poll(() => items.count()).toBe(2);
+    await expect.poll(() => items.count(), { timeout: POLL_TIMEOUT }).toBe(2);
     expect(await items.nth(0).innerText()).toBe(SECOND_NEWS);
     expect(await items.nth(1).innerText()).toBe(FIRST_NEWS);
     expect(await page.getByRole('link', { name: 'จัดการประกาศ' }).count()).toBe(0);
@@ -231,7 +231,7 @@ describe('contests for a contestant', () => {
     }
     await page.goto('/contest/history');
     const table = page.getByRole('table', { name: 'ประวัติการแข่งขัน' });
-    await expect.poll(() => table.locator('tbody tr').count()).toBe(10);
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: POLL_TIMEOUT }).toBe(10);
     await page.getByText('หน้า 1 / 2').waitFor();
     const upcoming = table.locator(`tr[data-contest-id="${ids.upcoming}"]`);
     expect(await upcoming.innerText()).toContain(buddhistYear(new Date(Date.now() + 24 * HOUR)));
@@ -239,7 +239,7 @@ describe('contests for a contestant', () => {
     expect(await table.locator('th').allInnerTexts()).toEqual(['#', 'การแข่งขัน', 'โหมด', 'เวลาเริ่ม', 'ระยะเวลา']);
     await page.getByRole('button', { name: 'ถัดไป' }).click();
     await page.getByText('หน้า 2 / 2').waitFor();
-    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: POLL_TIMEOUT }).toBe(1);
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     expect(await page.getByRole('button', { name: 'ถัดไป' }).isDisabled()).toBe(true);
     await expectThai('/contest/history');
@@ -288,7 +288,7 @@ describe('contests for an admin', () => {
     await field.fill('กติกาใหม่\nส่งได้ไม่จำกัด');
     await admin.getByRole('button', { name: 'บันทึก', exact: true }).click();
     await admin.getByText('บันทึกประกาศแล้ว').waitFor();
-    await expect.poll(() => admin.locator('.contest-announce .rich-text').innerText()).toBe('กติกาใหม่\nส่งได้ไม่จำกัด');
+    await expect.poll(() => admin.locator('.contest-announce .rich-text').innerText(), { timeout: POLL_TIMEOUT }).toBe('กติกาใหม่\nส่งได้ไม่จำกัด');
     const { body } = await stack.api.call('GET', `/contest/${ids.running}`);
     expect((body as { announce: string }).announce).toBe('กติกาใหม่\nส่งได้ไม่จำกัด');
 
@@ -305,13 +305,13 @@ describe('contests for an admin', () => {
     await admin.waitForURL(`**/contest/${ids.running}/submission`);
     await admin.getByRole('heading', { name: 'การส่งทั้งหมดในการแข่งขัน' }).waitFor();
     const rows = admin.getByRole('table', { name: `การส่งทั้งหมดใน ${names.running}` }).locator('tbody tr');
-    await expect.poll(() => rows.first().innerText()).toContain(contestant.showName);
+    await expect.poll(() => rows.first().innerText(), { timeout: POLL_TIMEOUT }).toContain(contestant.showName);
     expect(await rows.count()).toBe(1);
     await admin.getByRole('searchbox', { name: 'ค้นหาชื่อผู้ใช้' }).fill('ไม่มีใครชื่อนี้');
     await admin.getByText('ไม่พบการส่งที่ค้นหา').waitFor();
     await admin.getByRole('searchbox', { name: 'ค้นหาชื่อผู้ใช้' }).fill('');
     await admin.getByRole('searchbox', { name: 'ค้นหาชื่อโจทย์' }).fill('aplusb');
-    await expect.poll(() => rows.first().innerText()).toContain(contestant.showName);
+    await expect.poll(() => rows.first().innerText(), { timeout: POLL_TIMEOUT }).toContain(contestant.showName);
 
     for (const width of [1280, 390]) {
       await admin.setViewportSize(viewport(width));

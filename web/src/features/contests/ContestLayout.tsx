@@ -70,7 +70,8 @@ function ContestView({ contestId, scoreboard }: { contestId: number; scoreboard:
           <Route path="problem/:problemId" element={<ContestProblemPage contest={contest} running={running} />} />
           <Route path="announcement" element={<ContestAnnouncementPage contest={contest} />} />
           <Route path="submission" element={isAdmin ? <ContestSubmissionPage contest={contest} /> : <NotFoundPage />} />
-          <Route path="scoreboard" element={scoreboard} />
+          {/* Offline, the scoreboard is the admins' (the API refuses everyone else). */}
+          <Route path="scoreboard" element={config.offline && !isAdmin ? <NotFoundPage /> : scoreboard} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </div>
