@@ -25,7 +25,7 @@ export default function CurrentContestsPage() {
   const { isAdmin } = useSession();
   const contests = useQuery(apiQuery(contestContract.getCurrentContests));
   const now = useServerNow();
-  const phases = (contests.data ?? []).map((contest) => contestPhase(contest, now)).join();
+  const phases = contests.data?.map((contest) => contestPhase(contest, now)).join();
   useOnChange(phases, () => void contests.refetch());
   // The history is an admin page on an offline site.
   const historyLink = config.offline && !isAdmin ? null : (

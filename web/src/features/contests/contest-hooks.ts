@@ -28,13 +28,16 @@ export function useContestPhase(contest: ContestTimes | undefined): ContestPhase
   return phase;
 }
 
-/** Runs `effect` whenever `value` changes after the first render (a phase flip: the data must be read again). */
-export function useOnChange<T>(value: T, effect: () => void): void {
+/**
+ * Runs `effect` whenever `value` changes (a phase flip: the data must be read again). Undefined means not
+ * known yet: the first known value is no change.
+ */
+export function useOnChange<T>(value: T | undefined, effect: () => void): void {
   const [seen, setSeen] = useState(value);
   useEffect(() => {
     if (Object.is(seen, value)) return;
     setSeen(value);
-    effect();
+    if (seen !== undefined && value !== undefined) effect();
   });
 }
 
