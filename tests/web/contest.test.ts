@@ -263,7 +263,7 @@ describe('contests for a contestant', () => {
     await page.setViewportSize(viewport(1280));
     // At 390 px the sidebar sits above the content, as wide as the screen.
     expect(unexpected(errors)).toEqual([]);
-  }, 300_000);
+  }, 480_000);
 
   it('one current contest: /contest goes straight to it', async () => {
     await stack.api.call('DELETE', `/contest/${ids.upcoming}`, { token: adminToken });
@@ -318,7 +318,7 @@ describe('contests for an admin', () => {
       await visitInBothThemes(admin, 'contest-submission-admin', `/contest/${ids.running}/submission`, (p) => p.getByRole('heading', { name: 'การส่งทั้งหมดในการแข่งขัน' }).waitFor());
       await visitInBothThemes(admin, 'contest-home-admin', `/contest/${ids.running}`, (p) => p.getByRole('button', { name: 'แก้ไขประกาศ' }).waitFor());
     }
-  }, 180_000);
+  }, 300_000);
 
   it('contestants cannot open the submissions page', async () => {
     await page.goto(`/contest/${ids.running}/submission`);

@@ -13,16 +13,11 @@ import { Empty } from '../ui/Empty.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatSeconds, formatShortDateTime } from '../../lib/dates.ts';
+import { contestPages } from './contest-pages.ts';
 import { useSettlingSubmission } from './useSettlingSubmission.ts';
 import './problem.css';
 
 const PAGE = PROBLEM_SUBMISSION_PAGE_DEFAULT;
-/**
- * The contest list pages like the lists useSubmissionPages names (same cursor, same rows); its type lists
- * only those, so the contest route is passed as one of them. callApi still checks the contest route's own
- * contract.
- */
-const contestPages = submissionContract.getContestSubmissions as unknown as Parameters<typeof useSubmissionPages>[0];
 
 function SubmissionRow({ row, fullScore }: { row: Submission; fullScore: number }) {
   const current = useSettlingSubmission(row);
@@ -53,7 +48,7 @@ function SubmissionRow({ row, fullScore }: { row: Submission; fullScore: number 
 
 export function SubmissionsTab({ problem, userId, contestId, onWrite }: { problem: Problem; userId: number; contestId?: number; onWrite(): void }) {
   const submissions = useSubmissionPages(
-    contestId === undefined ? submissionContract.getSubmissionsByUserIdAndProblemId : contestPages,
+    contestId === undefined ? submissionContract.getSubmissionsByUserIdAndProblemId : contestPages(submissionContract.getContestSubmissions),
     contestId === undefined ? { params: { userId, problemId: problem.id } } : { params: { contestId }, query: { userId, problemId: problem.id } },
     PAGE,
   );

@@ -2,16 +2,11 @@
 import { useState } from 'react';
 import { submissionContract } from '@otog/schemas/api/submission';
 import type { Contest } from '@otog/schemas/api/contest';
+import { contestPages } from '../../components/problem/contest-pages.ts';
 import { SubmissionTable, useSubmissionPages } from '../../components/submission/SubmissionTable.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useDebounced } from '../../lib/use-debounced.ts';
-
-/**
- * The contest route pages like the lists useSubmissionPages names (same cursor, same rows); its type lists
- * only those, so the route is passed as one of them. callApi still checks the route's own contract.
- */
-const contestSubmissionPages = submissionContract.getContestSubmissionsForAdmin as unknown as Parameters<typeof useSubmissionPages>[0];
 
 export function ContestSubmissionPage({ contest }: { contest: Contest }) {
   usePageTitle(`การส่งทั้งหมด ${contest.name}`);
@@ -19,7 +14,7 @@ export function ContestSubmissionPage({ contest }: { contest: Contest }) {
   const [userText, setUserText] = useState('');
   const problemSearch = useDebounced(problemText.trim());
   const userSearch = useDebounced(userText.trim());
-  const pages = useSubmissionPages(contestSubmissionPages, {
+  const pages = useSubmissionPages(contestPages(submissionContract.getContestSubmissionsForAdmin), {
     params: { contestId: contest.id },
     query: { problemSearch: problemSearch || undefined, userSearch: userSearch || undefined },
   });
