@@ -49,6 +49,12 @@ function Online({ children }: { children: ReactNode }) {
   return config.offline ? <Navigate to="/login" replace /> : children;
 }
 
+/** Offline, the contest pages need a sign-in (the API refuses visitors): a visitor goes to sign in. */
+function SignedInWhenOffline({ children }: { children: ReactNode }) {
+  const { status } = useSession();
+  return config.offline && status === 'unauthenticated' ? <Navigate to="/login" replace /> : children;
+}
+
 function AdminOnly({ children }: { children: ReactNode }) {
   const { isAdmin } = useSession();
   return isAdmin ? children : <NotFoundPage />;
@@ -72,7 +78,7 @@ export function App() {
                   <Route path="/problem/:problemId" element={<Online><ProblemPage /></Online>} />
                   <Route path="/submission" element={<Online><SubmissionListPage /></Online>} />
                   <Route path="/submission/:submissionId" element={<SubmissionPage />} />
-                  <Route path="/contest/*" element={<ContestPage />} />
+                  <Route path="/contest/*" element={<SignedInWhenOffline><ContestPage /></SignedInWhenOffline>} />
                   <Route path="/user/:userId" element={<Online><ProfilePage /></Online>} />
                   <Route path="/admin/*" element={<AdminOnly><AdminApp /></AdminOnly>} />
                   <Route path="*" element={<NotFoundPage />} />

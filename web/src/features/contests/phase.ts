@@ -1,4 +1,5 @@
 /** A contest's phase and clocks, from the server's time (pure: the pages and their tests share it). */
+import type { ScoreboardPolicy } from '@otog/schemas/common/contest';
 
 export type ContestPhase = 'PENDING' | 'RUNNING' | 'FINISHED';
 
@@ -45,4 +46,22 @@ export function formatThaiDuration(milliseconds: number): string {
 export function formatContestClock(seconds: number): string {
   const total = Math.max(0, Math.floor(seconds));
   return `${Math.floor(total / 3600)}:${pad(Math.floor(total / 60) % 60)}:${pad(total % 60)}`;
+}
+
+/**
+ * Whether the sidebar and the contest home offer the scoreboard (the API's policy): admins always; on an
+ * offline site nobody else (the route is admin-only there); otherwise DURING_CONTEST from the start,
+ * AFTER_CONTEST from the end, NOT_VISIBLE never.
+ */
+export function scoreboardVisible(policy: ScoreboardPolicy, phase: ContestPhase, viewer: { readonly isAdmin: boolean; readonly offline: boolean }): boolean {
+  if (viewer.isAdmin) return true;
+  if (viewer.offline) return false;
+  if (policy === 'DURING_CONTEST') return phase !== 'PENDING';
+  return policy === 'AFTER_CONTEST' && phase === 'FINISHED';
+}
+
+/** The score badge's tone: green for full marks, red for none, yellow in between. */
+export function scoreTone(score: number, fullScore: number): 'green' | 'red' | 'yellow' {
+  if (score >= fullScore) return 'green';
+  return score <= 0 ? 'red' : 'yellow';
 }

@@ -9,7 +9,7 @@ import { announcementContract } from '@otog/schemas/api/announcement';
 import { IconButton } from '../../components/ui/Button.tsx';
 import { ChevronDownIcon } from '../../components/ui/icons.tsx';
 import { apiQuery } from '../../lib/query.ts';
-import { RichText } from './RichText.tsx';
+import { RichText } from '../../components/problem/RichText.tsx';
 
 export const ANNOUNCEMENT_INTERVAL_MS = 5_000;
 

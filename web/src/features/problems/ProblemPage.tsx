@@ -4,30 +4,18 @@
  * problem reads "ไม่พบโจทย์".
  */
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { problemContract } from '@otog/schemas/api/problem';
 import { Button, ButtonLink } from '../../components/ui/Button.tsx';
 import { Empty } from '../../components/ui/Empty.tsx';
 import { EyeOffIcon } from '../../components/ui/icons.tsx';
 import { PageLoading } from '../../components/ui/Spinner.tsx';
-import { TabPanel, Tabs, type TabItem } from '../../components/ui/Tabs.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
-import { EditorTab, type Draft } from './EditorTab.tsx';
-import { StatementTab } from './StatementTab.tsx';
-import { SubmissionsTab } from './SubmissionsTab.tsx';
-import './problems.css';
-
-type Tab = 'problem' | 'editor' | 'submissions';
-const TABS: ReadonlyArray<TabItem<Tab>> = [
-  { id: 'problem', label: 'โจทย์' },
-  { id: 'editor', label: 'เขียนโค้ด' },
-  { id: 'submissions', label: 'ผลตรวจ' },
-];
-const isTab = (value: string | null): value is Tab => value === 'problem' || value === 'editor' || value === 'submissions';
+import { ProblemTabs } from '../../components/problem/ProblemTabs.tsx';
+import '../../components/problem/problem.css';
 
 function NotFound() {
   return (
@@ -50,26 +38,9 @@ export default function ProblemPage() {
 function ProblemView({ raw }: { raw: string | undefined }) {
   const problemId = Number(raw);
   const valid = Number.isSafeInteger(problemId) && problemId > 0 && String(problemId) === raw;
-  const { user, isAuthenticated, isAdmin } = useSession();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const [draft, setDraft] = useState<Draft | null>(null);
+  const { isAuthenticated } = useSession();
   const problem = useQuery({ ...apiQuery(problemContract.getProblem, { params: { problemId } }), enabled: valid });
   usePageTitle(problem.data?.name ?? (problem.isError || !valid ? 'ไม่พบโจทย์' : 'โจทย์'));
-
-  const asked = searchParams.get('tab');
-  const tab: Tab = isAuthenticated && isTab(asked) ? asked : 'problem';
-  const selectTab = useCallback(
-    (next: Tab) =>
-      setSearchParams(
-        (current) => {
-          const params = new URLSearchParams(current);
-          params.set('tab', next);
-          return params;
-        },
-        { replace: true },
-      ),
-    [setSearchParams],
-  );
 
   if (!valid) return <NotFound />;
   if (problem.isPending) return <PageLoading />;
@@ -110,26 +81,7 @@ function ProblemView({ raw }: { raw: string | undefined }) {
         )}
       </header>
 
-      {isAuthenticated ? <Tabs items={TABS} selected={tab} onSelect={selectTab} label={`แท็บของโจทย์ ${data.name}`} /> : null}
-      {tab === 'problem' ? (
-        isAuthenticated ? (
-          <TabPanel id="problem">
-            <StatementTab problem={data} isAdmin={isAdmin} />
-          </TabPanel>
-        ) : (
-          <StatementTab problem={data} isAdmin={false} />
-        )
-      ) : null}
-      {tab === 'editor' ? (
-        <TabPanel id="editor">
-          <EditorTab problem={data} draft={draft} onDraft={setDraft} onSubmitted={() => selectTab('submissions')} />
-        </TabPanel>
-      ) : null}
-      {tab === 'submissions' && user ? (
-        <TabPanel id="submissions">
-          <SubmissionsTab problem={data} userId={user.id} onWrite={() => selectTab('editor')} />
-        </TabPanel>
-      ) : null}
+      <ProblemTabs problem={data} />
     </section>
   );
 }

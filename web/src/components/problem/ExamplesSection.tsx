@@ -6,8 +6,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { problemContract, PROBLEM_EXAMPLES_MAX, type Problem, type ProblemExample } from '@otog/schemas/api/problem';
-import { Button, IconButton } from '../../components/ui/Button.tsx';
-import { CopyIcon, PencilIcon, PlusIcon, TrashIcon } from '../../components/ui/icons.tsx';
+import { Button, IconButton } from '../ui/Button.tsx';
+import { CopyIcon, PencilIcon, PlusIcon, TrashIcon } from '../ui/icons.tsx';
 import { callApi } from '../../lib/api.ts';
 import { apiKey } from '../../lib/query.ts';
 import { toast } from '../../lib/toast.tsx';

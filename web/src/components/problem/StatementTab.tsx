@@ -5,11 +5,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { problemContract, type Problem } from '@otog/schemas/api/problem';
-import { Button } from '../../components/ui/Button.tsx';
-import { DownloadIcon, ExternalIcon } from '../../components/ui/icons.tsx';
+import { Button } from '../ui/Button.tsx';
+import { DownloadIcon, ExternalIcon } from '../ui/icons.tsx';
 import { apiUrl, callApi } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.tsx';
 import { ExamplesSection } from './ExamplesSection.tsx';
+import './problem.css';
 
 const seconds = (milliseconds: number) => `${Number((milliseconds / 1000).toFixed(3))}`;
 

@@ -9,14 +9,15 @@ import type { Problem } from '@otog/schemas/api/problem';
 import { submissionContract } from '@otog/schemas/api/submission';
 import type { Language } from '@otog/schemas/common/judging';
 import { LANGUAGE_OPTIONS, isLanguage } from '../../lib/languages.ts';
-import { SubmitDialog, invalidateAfterSubmit, sourceProblem, submitSource, withSubmitToasts } from '../../components/submit/SubmitDialog.tsx';
-import { Button } from '../../components/ui/Button.tsx';
-import { Empty } from '../../components/ui/Empty.tsx';
-import { UploadIcon } from '../../components/ui/icons.tsx';
-import { Spinner } from '../../components/ui/Spinner.tsx';
+import { SubmitDialog, invalidateAfterSubmit, sourceProblem, submitSource, withSubmitToasts } from '../submit/SubmitDialog.tsx';
+import { Button } from '../ui/Button.tsx';
+import { Empty } from '../ui/Empty.tsx';
+import { UploadIcon } from '../ui/icons.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { useTheme } from '../../lib/theme.tsx';
+import './problem.css';
 
 const CodeEditor = lazy(() => import('./CodeEditor.tsx'));
 
@@ -35,7 +36,16 @@ function EditorPlaceholder() {
   );
 }
 
-export function EditorTab({ problem, draft, onDraft, onSubmitted }: { problem: Problem; draft: Draft | null; onDraft(draft: Draft): void; onSubmitted(): void }) {
+export interface EditorTabProps {
+  problem: Problem;
+  draft: Draft | null;
+  onDraft(draft: Draft): void;
+  onSubmitted(): void;
+  /** Submissions count in this contest (the contest problem page). */
+  contestId?: number;
+}
+
+export function EditorTab({ problem, draft, onDraft, onSubmitted, contestId }: EditorTabProps) {
   const queryClient = useQueryClient();
   const { resolved } = useTheme();
   const languageId = useId();
@@ -67,7 +77,7 @@ export function EditorTab({ problem, draft, onDraft, onSubmitted }: { problem: P
     if (problemWithCode) return;
     setPending(true);
     try {
-      await withSubmitToasts(problem.name, submitSource(problem.id, current.language, current.code));
+      await withSubmitToasts(problem.name, submitSource(problem.id, current.language, current.code, contestId));
       void invalidateAfterSubmit(queryClient);
       onSubmitted();
     } catch {
@@ -102,7 +112,7 @@ export function EditorTab({ problem, draft, onDraft, onSubmitted }: { problem: P
       ) : null}
       <div className="editor-actions">
         <div className="editor-language">
-          <label htmlFor={languageId} className="filter-label">
+          <label htmlFor={languageId}>
             ภาษา
           </label>
           <select
@@ -127,7 +137,7 @@ export function EditorTab({ problem, draft, onDraft, onSubmitted }: { problem: P
           </Button>
         </div>
       </div>
-      <SubmitDialog problem={problem} open={fileDialog} onClose={() => setFileDialog(false)} onSubmitted={onSubmitted} />
+      <SubmitDialog problem={problem} contestId={contestId} open={fileDialog} onClose={() => setFileDialog(false)} onSubmitted={onSubmitted} />
     </div>
   );
 }

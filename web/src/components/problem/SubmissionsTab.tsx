@@ -1,19 +1,21 @@
 /**
- * The submissions tab: the caller's submissions of this problem, newest first, ten at a time (the cursor
- * is the last id seen), more as the end scrolls into view or on "โหลดเพิ่ม". Rows still waiting or being
- * graded follow their verdict live.
+ * The submissions tab: the caller's submissions of this problem (in a contest: those made in it), newest
+ * first, ten at a time (the cursor is the last id seen), more as the end scrolls into view or on "โหลดเพิ่ม".
+ * Rows still waiting or being graded follow their verdict live.
  */
 import { Link } from 'react-router';
 import type { Problem } from '@otog/schemas/api/problem';
 import { PROBLEM_SUBMISSION_PAGE_DEFAULT, submissionContract, type Submission } from '@otog/schemas/api/submission';
-import { SubmissionStatusBadge } from '../../components/submission/SubmissionStatus.tsx';
-import { LoadMore, useSubmissionPages } from '../../components/submission/SubmissionTable.tsx';
-import { Button } from '../../components/ui/Button.tsx';
-import { Empty } from '../../components/ui/Empty.tsx';
-import { Spinner } from '../../components/ui/Spinner.tsx';
+import { SubmissionStatusBadge } from '../submission/SubmissionStatus.tsx';
+import { LoadMore, useSubmissionPages } from '../submission/SubmissionTable.tsx';
+import { Button } from '../ui/Button.tsx';
+import { Empty } from '../ui/Empty.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatSeconds, formatShortDateTime } from '../../lib/dates.ts';
+import { contestPages } from './contest-pages.ts';
 import { useSettlingSubmission } from './useSettlingSubmission.ts';
+import './problem.css';
 
 const PAGE = PROBLEM_SUBMISSION_PAGE_DEFAULT;
 
@@ -44,8 +46,12 @@ function SubmissionRow({ row, fullScore }: { row: Submission; fullScore: number 
   );
 }
 
-export function SubmissionsTab({ problem, userId, onWrite }: { problem: Problem; userId: number; onWrite(): void }) {
-  const submissions = useSubmissionPages(submissionContract.getSubmissionsByUserIdAndProblemId, { params: { userId, problemId: problem.id } }, PAGE);
+export function SubmissionsTab({ problem, userId, contestId, onWrite }: { problem: Problem; userId: number; contestId?: number; onWrite(): void }) {
+  const submissions = useSubmissionPages(
+    contestId === undefined ? submissionContract.getSubmissionsByUserIdAndProblemId : contestPages(submissionContract.getContestSubmissions),
+    contestId === undefined ? { params: { userId, problemId: problem.id } } : { params: { contestId }, query: { userId, problemId: problem.id } },
+    PAGE,
+  );
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = submissions;
 
   if (submissions.isPending) {

@@ -1,9 +1,10 @@
 /**
  * Read-only rendering of an announcement: OTOG keeps a Slate document (JSON) in `value`. Headings,
  * quotes, lists, links and the bold/italic/underline/code marks are drawn; anything else is a paragraph,
- * and text that is not a Slate document shows as it is.
+ * and text that is not a Slate document shows as it is (its line breaks kept).
  */
 import type { ReactNode } from 'react';
+import './problem.css';
 
 interface SlateText {
   text: string;
@@ -93,5 +94,15 @@ function render(nodes: SlateNode[]): ReactNode[] {
 
 export function RichText({ value, className }: { value: string; className?: string }) {
   const nodes = parse(value);
-  return <div className={['rich-text', className].filter(Boolean).join(' ')}>{nodes ? render(nodes) : <p>{value}</p>}</div>;
+  return <div className={['rich-text', className].filter(Boolean).join(' ')}>{nodes ? render(nodes) : <p className="rich-text-plain">{value}</p>}</div>;
+}
+
+const textOf = (node: SlateNode): string => (isText(node) ? node.text : node.children.map(textOf).join(''));
+const hasBlocks = (node: SlateElement) => node.children.some((child) => isElement(child) && child.type !== 'link' && child.type !== 'a');
+const linesOf = (node: SlateNode): string[] => (isElement(node) && hasBlocks(node) ? node.children.flatMap(linesOf) : [textOf(node)]);
+
+/** A value as plain text for editing: a Slate document's blocks one to a line; any other text as it is. */
+export function plainText(value: string): string {
+  const nodes = parse(value);
+  return nodes ? nodes.flatMap(linesOf).join('\n') : value;
 }
