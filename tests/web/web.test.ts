@@ -203,8 +203,9 @@ describe('contestant', () => {
   it('submits from the editor in C++ and in Python, verdicts in the submissions tab', async () => {
     const aplusb = await problemNamed('Sample: aplusb');
     for (const [language, label, source, verdict] of [
-      ['cpp', 'C++', solution('wrong.cpp'), 'ไม่ผ่าน'],
-      ['python', 'Python', solution('accept.py'), 'ผ่านแล้ว'],
+      // The verdict in words: what went wrong, not only that it failed.
+      ['cpp', 'C++', solution('wrong.cpp'), 'คำตอบผิด'],
+      ['python', 'Python', solution('accept.py'), 'ผ่าน'],
     ] as const) {
       await page.goto(`/problem/${aplusb.id}?tab=editor`);
       const editor = page.locator('.cm-content');
@@ -218,7 +219,7 @@ describe('contestant', () => {
       await page.getByRole('button', { name: 'ส่ง', exact: true }).click();
       await page.waitForURL(/tab=submissions/);
       const newest = page.getByRole('tabpanel').locator('tbody tr').first();
-      await newest.getByText(verdict).waitFor({ timeout: VERDICT_TIMEOUT });
+      await newest.getByText(verdict, { exact: true }).waitFor({ timeout: VERDICT_TIMEOUT });
       expect(label).toBeTruthy();
     }
     await screenshot(page, 'problem-submissions-tab');

@@ -6,14 +6,13 @@
 import { Link } from 'react-router';
 import type { Problem } from '@otog/schemas/api/problem';
 import { PROBLEM_SUBMISSION_PAGE_DEFAULT, submissionContract, type Submission } from '@otog/schemas/api/submission';
-import { SubmissionStatusBadge } from '../submission/SubmissionStatus.tsx';
+import { VerdictLabel } from '../submission/SubmissionStatus.tsx';
 import { LoadMore, useSubmissionPages } from '../submission/SubmissionTable.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Empty } from '../ui/Empty.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatSeconds, formatShortDateTime } from '../../lib/dates.ts';
-import { contestPages } from './contest-pages.ts';
 import { useSettlingSubmission } from './useSettlingSubmission.ts';
 import './problem.css';
 
@@ -31,7 +30,7 @@ function SubmissionRow({ row, fullScore }: { row: Submission; fullScore: number 
       </td>
       <td>
         <span className="score-cell">
-          <SubmissionStatusBadge status={current.status} />
+          <VerdictLabel submission={current} />
           <span className="score-text">{result ? `${result.score} / ${fullScore}` : `- / ${fullScore}`}</span>
         </span>
       </td>
@@ -48,7 +47,7 @@ function SubmissionRow({ row, fullScore }: { row: Submission; fullScore: number 
 
 export function SubmissionsTab({ problem, userId, contestId, onWrite }: { problem: Problem; userId: number; contestId?: number; onWrite(): void }) {
   const submissions = useSubmissionPages(
-    contestId === undefined ? submissionContract.getSubmissionsByUserIdAndProblemId : contestPages(submissionContract.getContestSubmissions),
+    contestId === undefined ? submissionContract.getSubmissionsByUserIdAndProblemId : submissionContract.getContestSubmissions,
     contestId === undefined ? { params: { userId, problemId: problem.id } } : { params: { contestId }, query: { userId, problemId: problem.id } },
     PAGE,
   );

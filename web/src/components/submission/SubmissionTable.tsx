@@ -26,7 +26,9 @@ import './submission.css';
 type PagedContract =
   | typeof submissionContract.getSubmissions
   | typeof submissionContract.getSubmissionsByUserId
-  | typeof submissionContract.getSubmissionsByUserIdAndProblemId;
+  | typeof submissionContract.getSubmissionsByUserIdAndProblemId
+  | typeof submissionContract.getContestSubmissions
+  | typeof submissionContract.getContestSubmissionsForAdmin;
 type Query = Readonly<Record<string, string | number | undefined>>;
 
 /**

@@ -2,7 +2,6 @@
 import { useState } from 'react';
 import { submissionContract } from '@otog/schemas/api/submission';
 import type { Contest } from '@otog/schemas/api/contest';
-import { contestPages } from '../../components/problem/contest-pages.ts';
 import { SubmissionTable, useSubmissionPages } from '../../components/submission/SubmissionTable.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
@@ -14,7 +13,7 @@ export function ContestSubmissionPage({ contest }: { contest: Contest }) {
   const [userText, setUserText] = useState('');
   const problemSearch = useDebounced(problemText.trim());
   const userSearch = useDebounced(userText.trim());
-  const pages = useSubmissionPages(contestPages(submissionContract.getContestSubmissionsForAdmin), {
+  const pages = useSubmissionPages(submissionContract.getContestSubmissionsForAdmin, {
     params: { contestId: contest.id },
     query: { problemSearch: problemSearch || undefined, userSearch: userSearch || undefined },
   });

@@ -16,7 +16,7 @@ import { CheckIcon, EyeOffIcon, UploadIcon, XIcon } from '../../components/ui/ic
 import { apiUrl } from '../../lib/api.ts';
 import { isNew } from './filters.ts';
 import { RowMenu } from '../../components/ui/RowMenu.tsx';
-import { useSettlingSubmission } from './useSettlingSubmission.ts';
+import { useSettlingSubmission } from '../../components/problem/useSettlingSubmission.ts';
 
 /** Rows are one line on a wide screen (name, then its limits) and two on a narrow one; problems.css agrees. */
 export const ROW_HEIGHT = { wide: 44, narrow: 56 } as const;
