@@ -230,6 +230,13 @@ for path in ["1.sol", "../1.sol", "/problem/1.sol", "${dir}/1.sol", "${dir}/2.in
 if os.path.exists("${dir}"):
     print("LEAK the problem folder exists")
     raise SystemExit(0)
+try:
+    stdin_path = os.readlink("/proc/self/fd/0")
+except OSError:
+    stdin_path = ""
+if "${dir}" in stdin_path:
+    print("LEAK stdin names the problem folder:", stdin_path)
+    raise SystemExit(0)
 a, b = map(int, input().split())
 print(a + b)
 `;

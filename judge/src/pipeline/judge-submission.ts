@@ -9,7 +9,7 @@
  * SubmissionResult (DOMAIN.md). Only an abort (`signal`, e.g. the lease was lost) rejects, with the
  * signal's reason.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SubmissionResult, TestOutcome } from '@otog/schemas/common/judging';
@@ -252,6 +252,18 @@ async function judgeInSlot(
   return scoreSubmission({ config, problemScore: input.limits.score, contest: input.contest, outcomes });
 }
 
+/** The test input under the slot's folder: a hard link (free), or a copy when the folders are on different file systems. */
+function boxLocalInput(inputFile: string, slot: SandboxSlot): string {
+  const local = join(slot.ioDir, 'test.in');
+  rmSync(local, { force: true });
+  try {
+    linkSync(inputFile, local);
+  } catch {
+    copyFileSync(inputFile, local);
+  }
+  return local;
+}
+
 async function runTest(
   input: JudgeSubmissionInput,
   program: CompiledProgram,
@@ -265,14 +277,17 @@ async function runTest(
   const solutionFile = join(input.problemDir, `${testNumber}.sol`);
   const outputFile = join(slot.ioDir, 'test.out');
   // Only the test's input reaches the program, as its stdin (opened by the judge): no test file is in
-  // its box and nothing of the problem folder is mounted.
+  // its box and nothing of the problem folder is mounted. The judge opens a link to it in the slot's own
+  // folder, so /proc/self/fd/0 names that, not where the test data lives.
+  const stdinFile = boxLocalInput(inputFile, slot);
   const result = await run(program, slot, {
-    stdinFile: inputFile,
+    stdinFile,
     stdoutFile: outputFile,
     stderrFile: join(slot.ioDir, 'test.err'),
     problem: { timeLimitMs: input.limits.timeLimit, memoryLimitMB: input.limits.memoryLimit },
     outputBytes: outputLimit(solutionFile),
   });
+  rmSync(stdinFile, { force: true });
   budget.leftMs -= result.wallMs;
   const timeUsed = Math.max(0, Math.floor(result.timeMs));
   const memUsed = Math.max(0, Math.round(result.memKiB));
