@@ -11,10 +11,9 @@ import type { Language } from '@otog/schemas/common/judging';
 import { LANGUAGE_OPTIONS, isLanguage } from '../../lib/languages.ts';
 import { SubmitDialog, invalidateAfterSubmit, sourceProblem, submitSource, withSubmitToasts } from '../submit/SubmitDialog.tsx';
 import { Button } from '../ui/Button.tsx';
-import { Empty } from '../ui/Empty.tsx';
+import { LoadFailed } from '../ui/Empty.tsx';
 import { UploadIcon } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { useTheme } from '../../lib/theme.tsx';
 import './problem.css';
@@ -62,10 +61,7 @@ export function EditorTab({ problem, draft, onDraft, onSubmitted, contestId }: E
   if (draft === null && latest.isPending) return <EditorPlaceholder />;
   if (draft === null && latest.isError) {
     return (
-      <Empty tone="error">
-        <p>{errorMessage(latest.error, 'โหลดโค้ดล่าสุดไม่สำเร็จ')}</p>
-        <Button onClick={() => void latest.refetch()}>ลองใหม่</Button>
-      </Empty>
+      <LoadFailed error={latest.error} fallback='โหลดโค้ดล่าสุดไม่สำเร็จ' onRetry={() => void latest.refetch()} />
     );
   }
   const previous = latest.data?.submission;

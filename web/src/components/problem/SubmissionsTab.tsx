@@ -9,9 +9,8 @@ import { PROBLEM_SUBMISSION_PAGE_DEFAULT, submissionContract, type Submission } 
 import { VerdictLabel } from '../submission/SubmissionStatus.tsx';
 import { LoadMore, useSubmissionPages } from '../submission/SubmissionTable.tsx';
 import { Button } from '../ui/Button.tsx';
-import { Empty } from '../ui/Empty.tsx';
+import { Empty, LoadFailed } from '../ui/Empty.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatSeconds, formatShortDateTime } from '../../lib/dates.ts';
 import { useSettlingSubmission } from './useSettlingSubmission.ts';
 import './problem.css';
@@ -62,10 +61,7 @@ export function SubmissionsTab({ problem, userId, contestId, onWrite }: { proble
   }
   if (submissions.isError) {
     return (
-      <Empty tone="error">
-        <p>{errorMessage(submissions.error, 'โหลดผลตรวจไม่สำเร็จ กรุณาลองใหม่อีกครั้ง')}</p>
-        <Button onClick={() => void submissions.refetch()}>ลองใหม่</Button>
-      </Empty>
+      <LoadFailed error={submissions.error} fallback='โหลดผลตรวจไม่สำเร็จ กรุณาลองใหม่อีกครั้ง' onRetry={() => void submissions.refetch()} />
     );
   }
   const rows = submissions.data.pages.flat();

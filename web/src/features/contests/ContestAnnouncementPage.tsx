@@ -3,10 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { announcementContract } from '@otog/schemas/api/announcement';
 import type { Contest } from '@otog/schemas/api/contest';
 import { RichText } from '../../components/problem/RichText.tsx';
-import { Button, ButtonLink } from '../../components/ui/Button.tsx';
-import { Empty } from '../../components/ui/Empty.tsx';
+import { ButtonLink } from '../../components/ui/Button.tsx';
+import { Empty, LoadFailed } from '../../components/ui/Empty.tsx';
 import { PageLoading } from '../../components/ui/Spinner.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -30,10 +29,7 @@ export function ContestAnnouncementPage({ contest }: { contest: Contest }) {
       {announcements.isPending ? (
         <PageLoading />
       ) : announcements.isError ? (
-        <Empty tone="error">
-          <p>{errorMessage(announcements.error, 'โหลดประกาศไม่สำเร็จ กรุณาลองใหม่อีกครั้ง')}</p>
-          <Button onClick={() => void announcements.refetch()}>ลองใหม่</Button>
-        </Empty>
+        <LoadFailed error={announcements.error} fallback='โหลดประกาศไม่สำเร็จ กรุณาลองใหม่อีกครั้ง' onRetry={() => void announcements.refetch()} />
       ) : shown.length === 0 ? (
         <Empty>
           <p>ยังไม่มีประกาศ</p>

@@ -3,9 +3,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { CONTEST_PAGE_DEFAULT, contestContract } from '@otog/schemas/api/contest';
 import { Button } from '../../components/ui/Button.tsx';
-import { Empty } from '../../components/ui/Empty.tsx';
+import { Empty, LoadFailed } from '../../components/ui/Empty.tsx';
 import { PageLoading } from '../../components/ui/Spinner.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { ContestTable } from './ContestTable.tsx';
@@ -28,10 +27,7 @@ export default function ContestHistoryPage() {
       {contests.isPending ? (
         <PageLoading />
       ) : contests.isError ? (
-        <Empty tone="error">
-          <p>{errorMessage(contests.error, 'โหลดประวัติการแข่งขันไม่สำเร็จ กรุณาลองใหม่อีกครั้ง')}</p>
-          <Button onClick={() => void contests.refetch()}>ลองใหม่</Button>
-        </Empty>
+        <LoadFailed error={contests.error} fallback='โหลดประวัติการแข่งขันไม่สำเร็จ กรุณาลองใหม่อีกครั้ง' onRetry={() => void contests.refetch()} />
       ) : contests.data.data.length === 0 ? (
         <Empty>
           <p>ยังไม่มีการแข่งขัน</p>

@@ -9,10 +9,9 @@ import type { ReactNode } from 'react';
 import { Link, NavLink, Route, Routes } from 'react-router';
 import { contestContract, type Contest, type ContestDetail } from '@otog/schemas/api/contest';
 import { Badge } from '../../components/ui/Badge.tsx';
-import { Button } from '../../components/ui/Button.tsx';
-import { Empty } from '../../components/ui/Empty.tsx';
+import { LoadFailed } from '../../components/ui/Empty.tsx';
 import { PageLoading } from '../../components/ui/Spinner.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { config } from '../../lib/config.ts';
 import { apiQuery, invalidatePaths } from '../../lib/query.ts';
 import { useServerNow } from '../../lib/server-time.ts';
@@ -50,10 +49,7 @@ function ContestView({ contestId, scoreboard }: { contestId: number; scoreboard:
   if (error) {
     return (
       <section className="page">
-        <Empty tone="error">
-          <p>{errorMessage(error, 'โหลดการแข่งขันไม่สำเร็จ กรุณาลองใหม่อีกครั้ง')}</p>
-          <Button onClick={() => void (detail.isError ? detail.refetch() : row.refetch())}>ลองใหม่</Button>
-        </Empty>
+        <LoadFailed error={error} fallback='โหลดการแข่งขันไม่สำเร็จ กรุณาลองใหม่อีกครั้ง' onRetry={() => void (detail.isError ? detail.refetch() : row.refetch())} />
       </section>
     );
   }

@@ -7,10 +7,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate } from 'react-router';
 import { contestContract, type Contest } from '@otog/schemas/api/contest';
 import { ProblemTabs } from '../../components/problem/ProblemTabs.tsx';
-import { Button } from '../../components/ui/Button.tsx';
-import { Empty } from '../../components/ui/Empty.tsx';
+import { LoadFailed } from '../../components/ui/Empty.tsx';
 import { PageLoading } from '../../components/ui/Spinner.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { NotFoundPage } from '../../app/NotFoundPage.tsx';
@@ -33,10 +32,7 @@ function ContestProblem({ contest, problemId }: { contest: Contest; problemId: n
     if (problem.error instanceof ApiError && (problem.error.status === 404 || problem.error.status === 403)) return <NotFoundPage />;
     return (
       <section className="page">
-        <Empty tone="error">
-          <p>{errorMessage(problem.error, 'โหลดโจทย์ไม่สำเร็จ กรุณาลองใหม่อีกครั้ง')}</p>
-          <Button onClick={() => void problem.refetch()}>ลองใหม่</Button>
-        </Empty>
+        <LoadFailed error={problem.error} fallback='โหลดโจทย์ไม่สำเร็จ กรุณาลองใหม่อีกครั้ง' onRetry={() => void problem.refetch()} />
       </section>
     );
   }

@@ -6,10 +6,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router';
 import { contestContract } from '@otog/schemas/api/contest';
-import { Button, ButtonLink } from '../../components/ui/Button.tsx';
-import { Empty } from '../../components/ui/Empty.tsx';
+import { ButtonLink } from '../../components/ui/Button.tsx';
+import { LoadFailed } from '../../components/ui/Empty.tsx';
 import { PageLoading } from '../../components/ui/Spinner.tsx';
-import { errorMessage } from '../../lib/api.ts';
 import { config } from '../../lib/config.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
@@ -39,10 +38,7 @@ export default function CurrentContestsPage() {
     return (
       <section className="page">
         <h1 className="page-title">แข่งขัน</h1>
-        <Empty tone="error">
-          <p>{errorMessage(contests.error, 'โหลดการแข่งขันไม่สำเร็จ กรุณาลองใหม่อีกครั้ง')}</p>
-          <Button onClick={() => void contests.refetch()}>ลองใหม่</Button>
-        </Empty>
+        <LoadFailed error={contests.error} fallback='โหลดการแข่งขันไม่สำเร็จ กรุณาลองใหม่อีกครั้ง' onRetry={() => void contests.refetch()} />
       </section>
     );
   }

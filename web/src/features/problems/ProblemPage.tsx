@@ -6,11 +6,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { problemContract } from '@otog/schemas/api/problem';
-import { Button, ButtonLink } from '../../components/ui/Button.tsx';
-import { Empty } from '../../components/ui/Empty.tsx';
+import { ButtonLink } from '../../components/ui/Button.tsx';
+import { Empty, LoadFailed } from '../../components/ui/Empty.tsx';
 import { EyeOffIcon } from '../../components/ui/icons.tsx';
 import { PageLoading } from '../../components/ui/Spinner.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { apiQuery } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -48,10 +48,7 @@ function ProblemView({ raw }: { raw: string | undefined }) {
     if (problem.error instanceof ApiError && (problem.error.status === 404 || problem.error.status === 403)) return <NotFound />;
     return (
       <section className="page">
-        <Empty tone="error">
-          <p>{errorMessage(problem.error, 'โหลดโจทย์ไม่สำเร็จ กรุณาลองใหม่อีกครั้ง')}</p>
-          <Button onClick={() => void problem.refetch()}>ลองใหม่</Button>
-        </Empty>
+        <LoadFailed error={problem.error} fallback='โหลดโจทย์ไม่สำเร็จ กรุณาลองใหม่อีกครั้ง' onRetry={() => void problem.refetch()} />
       </section>
     );
   }
