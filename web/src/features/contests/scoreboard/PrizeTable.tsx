@@ -1,11 +1,12 @@
 /** "รางวัล": one row per prize kind, one column per problem, the winner's name or "-". */
 import { Link } from 'react-router';
 import type { Prize, Prizes } from '@otog/schemas/api/contest';
+import { BloodDropIcon, MedalIcon } from './prize-icons.tsx';
 import type { BoardProblem } from './ScoreboardTable.tsx';
 
 const KINDS = [
-  { key: 'firstBlood', name: 'First Blood', emoji: '🩸', description: 'ผู้ที่ผ่านข้อนี้เป็นคนแรก' },
-  { key: 'oneManSolve', name: 'One Man Solve', emoji: '🏅', description: 'ผู้เดียวที่ผ่านข้อนี้' },
+  { key: 'firstBlood', name: 'First Blood', Icon: BloodDropIcon, description: 'ผู้ที่ผ่านข้อนี้เป็นคนแรก' },
+  { key: 'oneManSolve', name: 'One Man Solve', Icon: MedalIcon, description: 'ผู้เดียวที่ผ่านข้อนี้' },
 ] as const;
 
 function winnerOf(prizes: ReadonlyArray<Prize>, problemId: number) {
@@ -34,7 +35,7 @@ export function PrizeTable({ prizes, problems }: { prizes: Prizes; problems: Rea
             {KINDS.map((kind) => (
               <tr key={kind.key} data-prize={kind.key}>
                 <th scope="row" className="sb-prize-kind">
-                  <span aria-hidden>{kind.emoji}</span> {kind.name}
+                  <kind.Icon /> {kind.name}
                   <div className="muted sb-prize-description">{kind.description}</div>
                 </th>
                 {problems.map((problem) => {

@@ -26,11 +26,12 @@ export interface ScoreHistoryTarget {
 function SubmissionTable({ history, timeStart }: { history: ProblemScoreHistory | undefined; timeStart: number }) {
   const entries = history?.contestScoreHistory ?? [];
   if (entries.length === 0) return <p className="empty">ไม่มีข้อมูล</p>;
-  const subtasks: number[] = [];
+  // Groups are numbered by their order, whatever base the judge's subtask indexes use.
+  const fullScores = new Map<number, number>();
   for (const entry of entries) {
-    for (const subtask of entry.submission.submissionResult?.subtaskResults ?? []) subtasks[subtask.subtaskIndex] ??= subtask.fullScore;
+    for (const subtask of entry.submission.submissionResult?.subtaskResults ?? []) if (!fullScores.has(subtask.subtaskIndex)) fullScores.set(subtask.subtaskIndex, subtask.fullScore);
   }
-  const groups = subtasks.map((fullScore, index) => ({ index, fullScore })).filter((group) => group.fullScore !== undefined);
+  const groups = [...fullScores].sort(([a], [b]) => a - b).map(([index, fullScore], position) => ({ index, fullScore, label: position + 1 }));
   return (
     <div className="table-wrap">
       <table className="table sb-history-table" aria-label="การส่งของข้อนี้">
@@ -42,7 +43,7 @@ function SubmissionTable({ history, timeStart }: { history: ProblemScoreHistory 
             </th>
             {groups.map((group) => (
               <th key={group.index} scope="col" className="num">
-                กลุ่มที่ {group.index + 1} ({group.fullScore})
+                กลุ่มที่ {group.label} ({group.fullScore})
               </th>
             ))}
           </tr>

@@ -12,6 +12,7 @@ import { Link } from 'react-router';
 import type { ContestScoreCell, ScoreboardRow } from '@otog/schemas/api/contest';
 import { formatContestClock } from '../phase.ts';
 import { cellTone } from './board.ts';
+import { BloodDropIcon } from './prize-icons.tsx';
 
 export const ROW_HEIGHT = 44;
 const OVERSCAN = 10;
@@ -54,7 +55,7 @@ function ScoreCell({ entry, problem, meta }: { entry: BoardRow; problem: BoardPr
   const firstBlood = meta.firstBlood.get(problem.id) === entry.row.user.id;
   const label = `${problem.name}: ${cell ? `${cell.score} คะแนน` : 'ยังไม่ส่ง'}${pending > 0 ? `, รอผลอีก ${pending} ครั้ง` : ''}`;
   return (
-    <button type="button" className={`sb-cell sb-cell-${tone}`} aria-label={label} onClick={() => meta.actions.openHistory(entry.row, problem.id)}>
+    <button type="button" className={`sb-cell sb-cell-${tone}${pending > 0 ? ' sb-cell-pending' : ''}`} aria-label={label} onClick={() => meta.actions.openHistory(entry.row, problem.id)}>
       <span className="sb-cell-score" aria-hidden>{cell ? cell.score : '-'}</span>
       {pending > 0 ? (
         <span className="sb-pending" aria-hidden>
@@ -63,7 +64,7 @@ function ScoreCell({ entry, problem, meta }: { entry: BoardRow; problem: BoardPr
       ) : null}
       {firstBlood ? (
         <span className="sb-first-blood" role="img" aria-label="First Blood" title="First Blood">
-          🩸
+          <BloodDropIcon />
         </span>
       ) : null}
     </button>
@@ -82,6 +83,7 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
       id: 'name',
       header: 'ชื่อ',
       size: 180,
+      meta: { flexible: true },
       cell: ({ row, table }) => {
         const user = row.original.row.user;
         const meta = table.options.meta as TableMeta;
@@ -123,6 +125,7 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
           </span>
         ),
         size: 112,
+        meta: { flexible: true },
         cell: ({ row, table }) => <ScoreCell entry={row.original} problem={problem} meta={table.options.meta as TableMeta} />,
       }),
     ),
@@ -236,7 +239,8 @@ export function ScoreboardTable({
       <table className="table sb-table" style={{ minWidth: width }} aria-label="ตารางคะแนน" aria-rowcount={tableRows.length + 1} aria-busy={busy || undefined}>
         <colgroup>
           {visibleColumns.map((col) => (
-            <col key={col.id} style={{ width: col.getSize() }} />
+            // Fixed columns keep their width; the name and problem columns share what the box has left.
+            <col key={col.id} style={(col.columnDef.meta as { flexible?: boolean } | undefined)?.flexible ? undefined : { width: col.getSize() }} />
           ))}
         </colgroup>
         <thead ref={header}>
