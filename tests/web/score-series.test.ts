@@ -1,7 +1,7 @@
 /** The scoreboard's pure rules as tables: the score-history series, shared ranks, cell tones, problem ranks, ids, the policy's message. */
 import { describe, expect, it } from 'vitest';
 import type { ProblemScoreHistory } from '@otog/schemas/api/contest';
-import { cellTone, parseContestId, policyMessage, problemRank, replayMoment, sharedRanks } from '../../web/src/features/contests/scoreboard/board.ts';
+import { cellTone, parseContestId, policyMessage, problemRank, replayMoment, replayStepAtOrBefore, sharedRanks } from '../../web/src/features/contests/scoreboard/board.ts';
 import { historyEvents, quarterTicks, scoreSeries, stepAfterPath } from '../../web/src/features/contests/scoreboard/score-series.ts';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -115,4 +115,13 @@ describe('board rules', () => {
     [99, END],
     [-1, START],
   ])('replay step %i', (step, moment) => expect(replayMoment(START, END, step)).toBe(moment));
+
+  it.each([
+    [START, 0],
+    [START + 1.5 * 3600_000, 30],
+    [START + 1.5 * 3600_000 + 1, 30],
+    [START + 1.5 * 3600_000 - 1, 29],
+    [END + 60_000, 60],
+    [START - 1, 0],
+  ])('replay step at or before %i', (moment, step) => expect(replayStepAtOrBefore(START, END, moment)).toBe(step));
 });

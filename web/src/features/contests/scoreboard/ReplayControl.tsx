@@ -16,6 +16,7 @@ export function ReplayControl({
   onPlaying,
   onClose,
   loading,
+  refused,
 }: {
   timeStart: number;
   timeEnd: number;
@@ -25,6 +26,8 @@ export function ReplayControl({
   onPlaying(playing: boolean): void;
   onClose(): void;
   loading: boolean;
+  /** The server would not show the board at this moment (the freeze still hides it). */
+  refused: boolean;
 }) {
   const sliderId = useId();
   const moment = replayMoment(timeStart, timeEnd, step);
@@ -68,6 +71,11 @@ export function ReplayControl({
         <span className="sb-replay-spacer" />
         <span className="muted">{formatContestClock((timeEnd - timeStart) / 1000)}</span>
       </div>
+      {refused ? (
+        <p className="sb-replay-refused" role="alert">
+          ยังดูกระดาน ณ เวลานี้ไม่ได้ กระดานที่แสดงอยู่เป็นของเวลาก่อนหน้า
+        </p>
+      ) : null}
       <div className="sb-replay-row">
         <Button
           size="sm"

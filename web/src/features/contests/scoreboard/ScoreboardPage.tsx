@@ -23,7 +23,7 @@ import { useSession } from '../../../lib/session.tsx';
 import { useDebounced } from '../../../lib/use-debounced.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { contestPhase } from '../phase.ts';
-import { parseContestId, policyMessage, REPLAY_STEPS, replayMoment, sharedRanks } from './board.ts';
+import { parseContestId, policyMessage, REPLAY_STEPS, replayMoment, replayStepAtOrBefore, sharedRanks } from './board.ts';
 import { PrizeTable } from './PrizeTable.tsx';
 import { ReplayControl } from './ReplayControl.tsx';
 import type { ScoreHistoryTarget } from './ScoreHistoryDialog.tsx';
@@ -72,7 +72,12 @@ function Scoreboard({ contestId }: { contestId: number }) {
     placeholderData: keepPreviousData,
     refetchInterval: !watched && phase === 'RUNNING' && replayAt === null ? POLL_MS : false,
   });
-  const boardOpen = board.isSuccess;
+  // A replay the server refuses (past a freeze still in force, say) keeps the last board on screen.
+  const lastBoard = useRef(board.data);
+  if (board.data) lastBoard.current = board.data;
+  const shown = board.data ?? (replayStep !== null ? lastBoard.current : undefined);
+  const replayRefused = replayStep !== null && board.isError;
+  const boardOpen = shown !== undefined;
   const prizes = useQuery({ ...apiQuery(contestContract.getContestPrize, { params: { contestId } }), enabled: boardOpen, refetchInterval: !watched && phase === 'RUNNING' ? POLL_MS : false });
 
   useRealtimeEvent(REALTIME_EVENTS.scoreboard, (notice: unknown) => {
@@ -83,16 +88,16 @@ function Scoreboard({ contestId }: { contestId: number }) {
 
   const problems = useMemo<BoardProblem[]>(
     () =>
-      (board.data?.contest.contestProblem ?? [])
+      (shown?.contest.contestProblem ?? [])
         .map(({ problem }) => ({ id: problem.id, name: problem.name, score: problem.score }))
         .sort((a, b) => a.id - b.id),
-    [board.data],
+    [shown],
   );
   const rows = useMemo<BoardRow[]>(() => {
-    const entries = board.data?.userContest ?? [];
+    const entries = shown?.userContest ?? [];
     const ranks = sharedRanks(entries);
     return entries.map((row, index) => ({ row, rank: ranks[index]!, cells: new Map(row.contestScores.map((cell) => [cell.problemId, cell])) }));
-  }, [board.data]);
+  }, [shown]);
   const firstBlood = useMemo(
     () => new Map((prizes.data?.firstBlood ?? []).flatMap((prize) => (prize.problem && prize.user ? [[prize.problem.id, prize.user.id] as const] : []))),
     [prizes.data],
@@ -131,7 +136,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
     setReplayStep(null);
   };
 
-  const name = contest.data?.name ?? board.data?.contest.name ?? '';
+  const name = contest.data?.name ?? shown?.contest.name ?? '';
   const breadcrumb = (
     <nav aria-label="ลำดับหน้า" className="sb-breadcrumb">
       <ol>
@@ -143,7 +148,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
     </nav>
   );
 
-  if (board.isPending) {
+  if (board.isPending && !shown) {
     return (
       <section className="page sb-page">
         {breadcrumb}
@@ -151,7 +156,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
       </section>
     );
   }
-  if (board.isError && !board.data) {
+  if (!shown) {
     const error = board.error;
     const message =
       error instanceof ApiError && error.status === 403
@@ -169,7 +174,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
     );
   }
 
-  const data = board.data!;
+  const data = shown;
   const freezeAt = data.contest.freezeAt ? Date.parse(data.contest.freezeAt) : null;
   const canReplay = isAdmin || phase === 'FINISHED';
   const replaying = replayStep !== null;
@@ -204,7 +209,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
             size="sm"
             variant={replaying ? 'secondary' : 'outline'}
             aria-pressed={replaying}
-            onClick={() => (replaying ? stopReplay() : setReplayStep(REPLAY_STEPS))}
+            onClick={() => (replaying ? stopReplay() : setReplayStep(data.frozenAt ? replayStepAtOrBefore(timeStart, timeEnd, Date.parse(data.frozenAt)) : REPLAY_STEPS))}
           >
             ย้อนดูกระดาน
           </Button>
@@ -221,6 +226,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
           onPlaying={setPlaying}
           onClose={stopReplay}
           loading={board.isFetching || replayStep !== debouncedStep}
+          refused={replayRefused}
         />
       ) : null}
       <ScoreboardTable

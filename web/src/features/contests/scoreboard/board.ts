@@ -61,3 +61,9 @@ export function replayMoment(timeStart: number, timeEnd: number, step: number, s
   const clamped = Math.min(steps, Math.max(0, step));
   return Math.round(timeStart + ((timeEnd - timeStart) * clamped) / steps);
 }
+
+/** The last slider position at or before `moment` (a frozen board's replay starts at the freeze, not past it). */
+export function replayStepAtOrBefore(timeStart: number, timeEnd: number, moment: number, steps = REPLAY_STEPS): number {
+  if (timeEnd <= timeStart) return 0;
+  return Math.min(steps, Math.max(0, Math.floor(((moment - timeStart) * steps) / (timeEnd - timeStart))));
+}
