@@ -7,7 +7,7 @@
  */
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Row } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useImperativeHandle, useLayoutEffect, useMemo, useRef, type Ref } from 'react';
+import { memo, useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, type Ref } from 'react';
 import { Link } from 'react-router';
 import type { ContestScoreCell, ScoreboardRow } from '@otog/schemas/api/contest';
 import { formatContestClock } from '../phase.ts';
@@ -207,12 +207,14 @@ export function ScoreboardTable({
   const tableRows = table.getRowModel().rows;
   const scrollBox = useRef<HTMLDivElement>(null);
   const header = useRef<HTMLTableSectionElement>(null);
+  // A new getItemKey makes the virtualizer measure every row again: keep it while the rows stay.
+  const getItemKey = useCallback((index: number) => tableRows[index]?.id ?? index, [tableRows]);
   const virtualizer = useVirtualizer({
     count: tableRows.length,
     getScrollElement: () => scrollBox.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
-    getItemKey: (index) => tableRows[index]?.id ?? index,
+    getItemKey,
   });
 
   useImperativeHandle(
