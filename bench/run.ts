@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web,contests,realtime,ratings [--merge]] [--out PATH]`
+ * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web,scoreboard-web,contests,realtime,ratings [--merge]] [--out PATH]`
  *
  * Starts Postgres (fsync off, like the test cluster) and the Kafka mock when DATABASE_URL / KAFKA_BROKERS
  * are not set, plus a durable Postgres for the durable append figures; runs the benchmarks; prints the
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchApi } from './api.ts';
+import { benchScoreboardWeb } from './scoreboard-web.ts';
 import { benchWeb } from './web.ts';
 import { benchAppend } from './append.ts';
 import { benchContests } from './contests.ts';
@@ -42,6 +43,7 @@ const BENCHES = {
   judging: benchJudging,
   api: benchApi,
   web: benchWeb,
+  'scoreboard-web': benchScoreboardWeb,
   contests: benchContests,
   realtime: benchRealtime,
   ratings: benchRatings,

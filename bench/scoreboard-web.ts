@@ -1,0 +1,332 @@
+/**
+ * The scoreboard page in Chromium with a contest of 10,000 contestants × 10 problems (--quick: 1,000): the
+ * JavaScript /contest and /contest/{id}/scoreboard load (gzip), navigation → a usable board, scrolling the
+ * board's box, and the main-thread time to apply one live update (a refetched board of 10,000 rows). The API
+ * with the built app runs in this process (bench/lib/api-stack.ts, no realtime server: the page polls every
+ * 15 s, which applies the same refetch a push would start); Debian Chromium is driven by playwright-core on
+ * the same two cores.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { insertAccount } from '@otog/api/modules/users/accounts';
+import { hashPassword } from '@otog/api/modules/auth/passwords';
+import { sql } from '@otog/platform/db/pool';
+import type { NewEvent } from '@otog/platform/eventstore/event-store';
+import type { BenchContext } from './lib/context.ts';
+import { CPP_SOURCE, startBenchApiStack, type BenchApiStack } from './lib/api-stack.ts';
+import { verdictEvent } from './lib/contest-verdicts.ts';
+import type { BenchResult, Figure, Table } from './lib/report.ts';
+import { int, ms, summarize } from './lib/stats.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const distDir = join(root, 'web/dist');
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const TITLE = 'Web: the scoreboard (10,000 contestants × 10 problems in Chromium)';
+const JS_TARGET = { op: '<=' as const, value: 200, text: '≤ 200 KB gzip (charts lazy)' };
+const USABLE_TARGET = { op: '<' as const, value: 1_500, text: '< 1.5 s' };
+const FRAME_TARGET = { op: '<=' as const, value: 33.5, text: 'p95 ≤ 33 ms while scrolling' };
+const UPDATE_TARGET = { op: '<' as const, value: 100, text: '< 100 ms of main-thread time' };
+
+const PROBLEMS = 10;
+const SUBMISSIONS_EACH = 3;
+const HOUR = 3_600_000;
+
+interface JsFile {
+  readonly name: string;
+  readonly gzip: number;
+  readonly bytes: number;
+}
+
+/** The chunks App.tsx prefetches once no query is fetching: the first of them starts the prefetch wave. */
+const PREFETCHED_PAGE = /\/assets\/(LoginPage|ProblemListPage|ProblemPage|SubmissionListPage|SubmissionPage)-[\w-]+\.js$/;
+
+/**
+ * Every .js the page asks for while `go` runs, with its gzip -9 size, split where the app's idle prefetch
+ * of the everyday pages begins (on a slow machine it starts before the board's data arrives, so a split by
+ * time would count it as the board's).
+ */
+async function jsUntil(page: Page, go: () => Promise<void>): Promise<{ initial: JsFile[]; later: JsFile[] }> {
+  const initial: JsFile[] = [];
+  const later: JsFile[] = [];
+  let prefetching = false;
+  let done = false;
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (done || !url.pathname.endsWith('.js')) return;
+    if (PREFETCHED_PAGE.test(url.pathname)) prefetching = true;
+    const file = join(distDir, url.pathname);
+    const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
+    (prefetching ? later : initial).push({ name: url.pathname, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+  });
+  await go();
+  done = true;
+  return { initial, later };
+}
+
+const kb = (files: readonly JsFile[]) => files.reduce((sum, file) => sum + file.gzip, 0) / 1024;
+
+async function seedContest(stack: BenchApiStack, contestants: number): Promise<{ contestId: number; viewer: { id: number; token: string }; problemIds: number[]; nextSubmission: () => Promise<number> }> {
+  const pool = stack.db.pool;
+  const deps = { pool: stack.runtime.pool, store: stack.runtime.store };
+  const [admin] = await stack.createUsers(1, 'admin', 'bench_board_admin_');
+  const [viewer] = await stack.createUsers(1, 'user', 'bench_board_viewer_');
+  if (!admin || !viewer) throw new Error('accounts not created');
+  const passwordHash = await hashPassword('bench-board-password');
+  const ids: number[] = [viewer.id];
+  for (let from = 0; from < contestants - 1; from += 500) {
+    await pool.transaction(async (tx) => {
+      for (let i = from; i < Math.min(contestants - 1, from + 500); i++) {
+        ids.push((await insertAccount(deps, tx, { username: `bench_b${i + 1}`, showName: `ผู้เข้าแข่งขัน ${i + 1}`, passwordHash, role: 'user', actor: admin.id })).id);
+      }
+    });
+  }
+  const problemIds = await stack.seedProblems(PROBLEMS, admin, { perTransaction: 500, writers: 1 });
+  const contestId = Number(await pool.oneFirst(sql.unsafe`SELECT nextval('contest_ids'::regclass)::int`));
+  const start = Date.now() - 2 * HOUR;
+  const scope = `contest:${contestId}`;
+  const meta = { actor: admin.id };
+  await stack.runtime.store.append(
+    `contest-${contestId}`,
+    [
+      {
+        type: 'ContestCreated',
+        scope,
+        occurredAt: new Date(start - HOUR).toISOString(),
+        meta,
+        data: {
+          contestId,
+          settings: {
+            name: 'Bench scoreboard',
+            mode: 'unrated',
+            gradingMode: 'classic',
+            scoreboardPolicy: 'DURING_CONTEST',
+            timeStart: new Date(start).toISOString(),
+            timeEnd: new Date(Date.now() + 20 * HOUR).toISOString(),
+            announce: null,
+            freezeAt: null,
+          },
+        },
+      },
+      { type: 'ContestProblemsAdded', scope, occurredAt: new Date(start - HOUR).toISOString(), meta, data: { contestId, problemIds } },
+    ],
+    { expectedVersion: 'none' },
+  );
+  const total = ids.length * SUBMISSIONS_EACH;
+  const submissionIds = (await pool.anyFirst(sql.unsafe`SELECT nextval('submission_ids'::regclass)::int FROM generate_series(1, ${total + PROBLEMS})`)).map(Number);
+  // Deterministic spread: each contestant on SUBMISSIONS_EACH problems, scores 0–100 in tens.
+  const created = (submissionId: number, userId: number, problemId: number, at: number): NewEvent => ({
+    type: 'SubmissionCreated',
+    scope,
+    occurredAt: new Date(at).toISOString(),
+    meta: { actor: userId },
+    data: { submissionId, userId, problemId, contestId, language: 'cpp', sourceCode: CPP_SOURCE, fileName: 'main.cpp' },
+  });
+  for (let from = 0; from < total; from += 500) {
+    await pool.transaction(async (tx) => {
+      for (let k = from; k < Math.min(total, from + 500); k++) {
+        const user = Math.floor(k / SUBMISSIONS_EACH);
+        const problemId = problemIds[(user * 7 + (k % SUBMISSIONS_EACH) * 3) % PROBLEMS]!;
+        const at = start + 60_000 + ((HOUR - 60_000) * k) / total;
+        const score = ((user * 13 + k) % 11) * 10;
+        // The viewer starts last-ish (one zero) so the measured update moves them to the top.
+        const own = user === 0;
+        await stack.runtime.store.appendInTransaction(tx, `submission-${submissionIds[k]!}`, [created(submissionIds[k]!, ids[user]!, problemId, at), verdictEvent(scope, submissionIds[k]!, own ? 0 : score, new Date(at + 2_000).toISOString())], {
+          expectedVersion: 'none',
+        });
+      }
+    });
+  }
+  let spare = total;
+  return { contestId, viewer, problemIds, nextSubmission: async () => submissionIds[spare++]! };
+}
+
+export async function benchScoreboardWeb(context: BenchContext): Promise<BenchResult> {
+  if (!existsSync(CHROMIUM)) {
+    return { id: 'scoreboard-web', title: TITLE, method: [], figures: [], tables: [], notes: [`**Not measured:** ${CHROMIUM} is missing (apt-get install chromium).`] };
+  }
+  execFileSync(process.execPath, [join(root, 'web/scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
+  const contestants = context.quick ? 1_000 : 10_000;
+  const loads = context.quick ? 3 : 5;
+  const stack = await startBenchApiStack(context.adminUrl, { web: { distDir, config: { offline: false } } });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  try {
+    const seedStart = performance.now();
+    const { contestId, viewer, problemIds, nextSubmission } = await seedContest(stack, contestants);
+    await stack.waitForCatchUp(1_800_000);
+    await stack.db.pool.query(sql.unsafe`VACUUM ANALYZE`);
+    const seedMs = performance.now() - seedStart;
+    const boardPath = `/contest/${contestId}/scoreboard`;
+
+    const newContext = async (): Promise<BrowserContext> => {
+      const created = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'th-TH', timezoneId: 'Asia/Bangkok' });
+      await created.addCookies([{ name: 'accessToken', value: viewer.token, url: stack.url }]);
+      return created;
+    };
+
+    // Initial JavaScript, first visits with a cold cache.
+    const contestJs = await (async () => {
+      const browserContext = await newContext();
+      const page = await browserContext.newPage();
+      const files = await jsUntil(page, async () => {
+        await page.goto(`${stack.url}/contest`);
+        await page.locator('main h1').first().waitFor({ timeout: 60_000 });
+      });
+      await browserContext.close();
+      return files;
+    })();
+    const boardJs = await (async () => {
+      const browserContext = await newContext();
+      const page = await browserContext.newPage();
+      const files = await jsUntil(page, async () => {
+        await page.goto(`${stack.url}${boardPath}`);
+        await page.locator('tr.sb-row').first().waitFor({ timeout: 60_000 });
+      });
+      await browserContext.close();
+      return files;
+    })();
+
+    // Navigation → usable board, warm HTTP cache.
+    const browserContext = await newContext();
+    const usable: number[] = [];
+    const loadRows: string[][] = [];
+    for (let i = 0; i <= loads; i++) {
+      const page = await browserContext.newPage();
+      await page.goto(`${stack.url}${boardPath}`, { waitUntil: 'commit' });
+      await page.locator('tr.sb-row').first().waitFor({ timeout: 60_000 });
+      const at = await page.evaluate<number>('new Promise((resolve) => setTimeout(() => resolve(performance.now()), 0))');
+      const api = await page.evaluate<{ start: number; end: number }>(`(() => {
+        const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/contest/${contestId}/scoreboard'));
+        return entry ? { start: entry.requestStart, end: entry.responseEnd } : { start: 0, end: 0 };
+      })()`);
+      if (i > 0) {
+        usable.push(at);
+        loadRows.push([String(i), `${ms(api.start)} ms`, `${ms(api.end - api.start)} ms`, `${ms(at - api.end)} ms`, `${ms(at)} ms`]);
+      }
+      await page.close();
+    }
+    const usableSummary = summarize(usable);
+
+    // Scrolling inside the board's box.
+    const page = await browserContext.newPage();
+    await page.goto(`${stack.url}${boardPath}`);
+    await page.locator('tr.sb-row').first().waitFor({ timeout: 60_000 });
+    const rowsInDom = await page.locator('tr.sb-row').count();
+    const box = await page.locator('.sb-scroll').boundingBox();
+    if (!box) throw new Error('no board box');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.evaluate(`(() => {
+      window.__frames = [];
+      let last = performance.now();
+      const tick = (now) => { window.__frames.push(now - last); last = now; requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    })()`);
+    const scrollSteps = 120;
+    for (let i = 0; i < scrollSteps; i++) {
+      await page.mouse.wheel(0, 2_400);
+      await page.waitForTimeout(16);
+    }
+    const frames = await page.evaluate<number[]>('window.__frames.slice(1)');
+    const scrolledTo = await page.evaluate<number>("document.querySelector('.sb-scroll').scrollTop");
+    const lastRank = await page.locator('tr.sb-row').last().getAttribute('data-rank');
+    const sortedFrames = [...frames].sort((a, b) => a - b);
+    const p95 = sortedFrames[Math.floor(0.95 * (sortedFrames.length - 1))] ?? 0;
+    const longFrames = frames.filter((frame) => frame > 50).length;
+
+    // One live update: the viewer solves every problem (rank 1, at the top of the box); the page's poll refetches it.
+    await page.evaluate("document.querySelector('.sb-scroll').scrollTop = 0");
+    await page.evaluate(`(() => {
+      window.__long = [];
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__long.push([entry.startTime, entry.duration]); }).observe({ type: 'longtask' });
+      window.__mutations = [];
+      new MutationObserver(() => window.__mutations.push(performance.now())).observe(document.querySelector('.sb-table tbody'), { subtree: true, childList: true, characterData: true, attributes: true });
+    })()`);
+    const scope = `contest:${contestId}`;
+    for (const problemId of problemIds) {
+      const submissionId = await nextSubmission();
+      await stack.runtime.store.append(
+        `submission-${submissionId}`,
+        [
+          { type: 'SubmissionCreated', scope, meta: { actor: viewer.id }, data: { submissionId, userId: viewer.id, problemId, contestId, language: 'cpp', sourceCode: CPP_SOURCE, fileName: 'main.cpp' } },
+          verdictEvent(scope, submissionId, 100),
+        ],
+        { expectedVersion: 'none' },
+      );
+    }
+    await stack.waitForCatchUp(60_000);
+    const since = await page.evaluate<number>('performance.now()');
+    const response = await page.waitForResponse((answer) => answer.url().includes(`/api/contest/${contestId}/scoreboard`), { timeout: 30_000 });
+    await response.finished();
+    await page.locator(`tr.sb-row[data-user-id="${viewer.id}"][data-rank="1"]`).waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(1_000);
+    const update = await page.evaluate<{ responseEnd: number; applied: number; longTasks: number; longCount: number }>(`(() => {
+      const entry = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/contest/${contestId}/scoreboard') && e.startTime >= ${since}).pop();
+      const responseEnd = entry ? entry.responseEnd : ${since};
+      const after = window.__mutations.filter((t) => t >= responseEnd);
+      const long = window.__long.filter(([start, duration]) => start + duration >= responseEnd);
+      return { responseEnd, applied: (after.length ? after[after.length - 1] : responseEnd) - responseEnd, longTasks: long.reduce((sum, [, d]) => sum + d, 0), longCount: long.length };
+    })()`);
+    const response_bytes = (await response.body()).length;
+    await page.close();
+    await browserContext.close();
+
+    const contestKb = kb(contestJs.initial);
+    const boardKb = kb(boardJs.initial);
+    const figures: Figure[] = [
+      { name: 'JavaScript loaded by /contest (gzip -9)', value: contestKb, unit: 'KB', display: `${contestKb.toFixed(1)} KB (${contestJs.initial.length} files)`, target: JS_TARGET },
+      { name: 'JavaScript loaded by /contest/{id}/scoreboard until the board is on screen (gzip -9)', value: boardKb, unit: 'KB', display: `${boardKb.toFixed(1)} KB (${boardJs.initial.length} files)`, target: JS_TARGET },
+      { name: `navigation → usable board, ${int(contestants)} contestants, median of ${loads}`, value: usableSummary.p50, unit: 'ms', display: `${ms(usableSummary.p50)} ms (max ${ms(usableSummary.max)} ms)`, target: USABLE_TARGET },
+      { name: `scrolling the ${int(contestants)}-row board: frame time p95`, value: p95, unit: 'ms', display: `${ms(p95)} ms (${longFrames} of ${frames.length} frames over 50 ms)`, target: FRAME_TARGET },
+      {
+        name: `one live update (refetched ${int(contestants)}-row board, ${int(response_bytes / 1024)} KB JSON): response end → DOM updated`,
+        value: update.applied,
+        unit: 'ms',
+        display: `${ms(update.applied)} ms (long tasks: ${update.longCount}, ${ms(update.longTasks)} ms)`,
+        target: UPDATE_TARGET,
+      },
+    ];
+    const filesTable: Table = {
+      title: 'JavaScript files (first visit, cold cache)',
+      header: ['page', 'file', 'bytes', 'gzip -9'],
+      rows: [
+        ...contestJs.initial.map((file) => ['/contest', `\`${file.name}\``, int(file.bytes), int(file.gzip)]),
+        ...boardJs.initial.map((file) => ['scoreboard', `\`${file.name}\``, int(file.bytes), int(file.gzip)]),
+        ...boardJs.later.map((file) => ['scoreboard: the idle prefetch of the everyday pages', `\`${file.name}\``, int(file.bytes), int(file.gzip)]),
+      ],
+    };
+    const scrollTable: Table = {
+      title: `Scrolling: ${scrollSteps} wheel steps of 2,400 px inside the board's box`,
+      header: ['rows in the DOM', 'scrolled to', 'last rank in the DOM', 'frames', 'frame p50', 'frame p95', 'max', 'frames > 50 ms'],
+      rows: [[int(rowsInDom), `${int(scrolledTo)} px`, lastRank ?? '?', int(frames.length), `${ms(summarize(sortedFrames).p50)} ms`, `${ms(p95)} ms`, `${ms(summarize(sortedFrames).max)} ms`, int(longFrames)]],
+    };
+    return {
+      id: 'scoreboard-web',
+      title: TITLE,
+      method: [
+        `${int(contestants)} contestants (insertAccount, one shared hash), ${PROBLEMS} problems and a running classic contest appended as events; ${SUBMISSIONS_EACH} judged submissions each (${int(contestants * SUBMISSIONS_EACH)}), folded live; seeding took ${int(seedMs / 1000)} s.`,
+        'The API and the built web app served by `buildApp` in the bench process (no realtime server); Debian Chromium headless on the same 2 cores, signed in as a contestant on the board.',
+        'Initial JavaScript: every .js requested on a first visit until the page is on screen, gzip -9 here (the server sends them uncompressed), less the idle prefetch of the everyday pages (listed apart; from its first chunk on).',
+        '“Usable”: navigation start until the first board row is in the DOM and a zero-delay task runs; warm HTTP cache.',
+        'Live update: the viewer gets 10 accepted verdicts (they move to rank 1, in view); the page refetches on its 15 s poll (what a push starts); measured from the board response’s end to the last DOM mutation (JSON and schema parsing, ranks, render), with the long tasks in that window.',
+      ],
+      figures,
+      tables: [
+        filesTable,
+        {
+          title: `Loads with a warm HTTP cache (${loads} runs): where the time goes`,
+          header: ['run', 'board request sent', 'API answer (request → response end)', 'parse + render after the answer', 'usable'],
+          rows: loadRows,
+        },
+        scrollTable,
+      ],
+      notes: [],
+    };
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+}
