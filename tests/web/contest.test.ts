@@ -174,7 +174,7 @@ describe('contests for a contestant', () => {
     await page.waitForURL(/tab=submissions/);
     expect(new URL(sentTo).searchParams.get('contestId')).toBe(String(ids.running));
     const newest = page.getByRole('tabpanel').locator('tbody tr').first();
-    await newest.getByText('ผ่านแล้ว').waitFor({ timeout: VERDICT_TIMEOUT });
+    await newest.getByText('ผ่าน', { exact: true }).waitFor({ timeout: VERDICT_TIMEOUT });
     expect(await newest.innerText()).toContain(`${aplusb.score} / ${aplusb.score}`);
 
     // The settled verdict refreshes the sidebar: full marks, green, and the total.
@@ -252,7 +252,7 @@ describe('contests for a contestant', () => {
       ['contest-pending', `/contest/${ids.upcoming}`, (p) => p.getByRole('heading', { name: /กำลังจะเริ่ม/ }).waitFor()],
       ['contest-running', `/contest/${ids.running}`, (p) => p.locator('.contest-problems a').first().waitFor()],
       ['contest-problem', `/contest/${ids.running}/problem/${aplusb.id}`, (p) => p.getByRole('heading', { name: aplusb.name }).waitFor()],
-      ['contest-problem-results', `/contest/${ids.running}/problem/${aplusb.id}?tab=submissions`, (p) => p.getByRole('tabpanel').getByText('ผ่านแล้ว').waitFor()],
+      ['contest-problem-results', `/contest/${ids.running}/problem/${aplusb.id}?tab=submissions`, (p) => p.getByRole('tabpanel').getByText('ผ่าน', { exact: true }).first().waitFor()],
       ['contest-announcement', `/contest/${ids.running}/announcement`, (p) => p.locator('.contest-announcement').first().waitFor()],
       ['contest-finished', `/contest/${ids.afterOnly}`, (p) => p.getByRole('heading', { name: /จบลงแล้ว/ }).waitFor()],
     ];

@@ -92,7 +92,7 @@ describe('offline mode', () => {
     await page.keyboard.insertText(solution('accept.py'));
     await page.getByRole('button', { name: 'ส่ง', exact: true }).click();
     await page.waitForURL(/tab=submissions/);
-    await page.getByRole('tabpanel').locator('tbody tr').first().getByText('ผ่านแล้ว').waitFor({ timeout: 90_000 });
+    await page.getByRole('tabpanel').locator('tbody tr').first().getByText('ผ่าน', { exact: true }).waitFor({ timeout: 90_000 });
     const badge = sidebar.locator(`a[data-problem-id="${aplusb.id}"] .badge`);
     await expect.poll(() => badge.innerText(), { timeout: 20_000 }).toContain(`${aplusb.score} / ${aplusb.score}`);
     expect(await sidebar.locator('.contest-total').innerText()).toBe(`คะแนนรวม ${aplusb.score} / ${aplusb.score}`);

@@ -421,7 +421,7 @@ describe('admin', () => {
     await phone.keyboard.insertText(solution('accept.c'));
     await phone.getByRole('button', { name: 'ส่ง', exact: true }).click();
     await phone.waitForURL(/tab=submissions/);
-    await phone.getByRole('tabpanel').locator('tbody tr').first().getByText('ผ่านแล้ว').waitFor({ timeout: VERDICT_TIMEOUT });
+    await phone.getByRole('tabpanel').locator('tbody tr').first().getByText('ผ่าน', { exact: true }).waitFor({ timeout: VERDICT_TIMEOUT });
     await solver.close();
 
     // Rejudging the problem through the row menu, then its confirmation.
