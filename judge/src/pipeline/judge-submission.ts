@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SubmissionResult, TestOutcome } from '@otog/schemas/common/judging';
 import { prepareChecker, type PreparedChecker } from '../checkers/sandboxed-checkers.ts';
-import { checkerLimits as defaultCheckerLimits, compile, defaultRunOutputBytes, findLanguage, languages, problemRunLimits, run, type CompiledProgram, type LanguageDefinition } from '../languages/index.ts';
+import { checkerLimits as defaultCheckerLimits, compile, defaultRunOutputBytes, findLanguage, languages, run, type CompiledProgram, type LanguageDefinition } from '../languages/index.ts';
 import { validateProblemPackage, type ProblemPackage } from '../problem/package.ts';
 import type { SubtaskConfig } from '@otog/schemas/common/subtask-config';
 import type { RunLimits, RunResult, Sandbox, SandboxSlot } from '../sandbox/index.ts';
@@ -66,13 +66,13 @@ export interface JudgeSubmissionInput {
 }
 
 /**
- * How long one submission's program may run over all its tests, in wall time: 1.25 × the CPU limit plus
- * 0.25 s per test, and 2 s more. A program that computes uses at most its CPU limit per test
- * and never reaches it; one that sleeps or waits on input (each test then lasts its wall limit, 2 × CPU +
- * 1 s) is cut off at a bit over half of that, so it cannot hold a judge for minutes.
+ * How many of a submission's runs may end at the wall-clock limit (killed while waiting: sleeping, or
+ * reading input that never comes) before the rest of its tests are time limit exceeded without running:
+ * 3, plus one for every 10 tests. A program that computes is stopped by its CPU limit instead and never
+ * counts here, so the rule only ends what would hold a judge for N × (2 × CPU + 1 s) doing nothing.
  */
-export function testsWallBudgetMs(cpuMsPerTest: number, testCount: number): number {
-  return Math.ceil(testCount * (1.25 * cpuMsPerTest + 250) + 2_000);
+export function wallKillBudget(testCount: number): number {
+  return 3 + Math.floor(testCount / 10);
 }
 
 /** The default N when problem.case is not given: the largest n with an `n.in` (no leading zeros). */
@@ -226,19 +226,17 @@ async function judgeInSlot(
   }
   signal?.throwIfAborted();
 
-  // 3. The tests the rules say must run, one at a time, each in a fresh box, within the submission's
-  // wall-time budget; once it is spent, the rest are time limit exceeded without running.
+  // 3. The tests the rules say must run, one at a time, each in a fresh box; once too many runs ended at
+  // the wall-clock limit, the rest are time limit exceeded without running.
   const outcomes = new Map<number, TestOutcome>();
-  const cpuMs = problemRunLimits(language, { timeLimitMs: input.limits.timeLimit, memoryLimitMB: input.limits.memoryLimit }).cpuMs;
-  // Only the program's own runs count: a slow checker is the problem's cost, not the contestant's.
-  const budget = { leftMs: testsWallBudgetMs(cpuMs, config.testCount) };
+  const budget = { wallKillsLeft: wallKillBudget(config.testCount) };
   for (;;) {
     const plan = planJudging(config, { contest: input.contest }, outcomes);
     if (plan.next === undefined) break;
     const testNumber = plan.next;
     signal?.throwIfAborted();
     const outcome =
-      budget.leftMs > 0
+      budget.wallKillsLeft > 0
         ? await runTest(input, program, prepared.checker, slot, testNumber, sourceFile, budget)
         : ({ status: 'TIME_LIMIT_EXCEEDED', timeUsed: 0, memUsed: 0 } as const);
     outcomes.set(testNumber, outcome);
@@ -271,7 +269,7 @@ async function runTest(
   slot: SandboxSlot,
   testNumber: number,
   sourceFile: string,
-  budget: { leftMs: number },
+  budget: { wallKillsLeft: number },
 ): Promise<TestOutcome> {
   const inputFile = join(input.problemDir, `${testNumber}.in`);
   const solutionFile = join(input.problemDir, `${testNumber}.sol`);
@@ -288,7 +286,7 @@ async function runTest(
     outputBytes: outputLimit(solutionFile),
   });
   rmSync(stdinFile, { force: true });
-  budget.leftMs -= result.wallMs;
+  if (result.status === 'wall-tle') budget.wallKillsLeft -= 1;
   const timeUsed = Math.max(0, Math.floor(result.timeMs));
   const memUsed = Math.max(0, Math.round(result.memKiB));
   const early = runVerdict(result, timeUsed, memUsed);
