@@ -6,26 +6,18 @@
  * 15 s, which applies the same refetch a push would start); Debian Chromium is driven by playwright-core on
  * the same two cores.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { insertAccount } from '@otog/api/modules/users/accounts';
 import { hashPassword } from '@otog/api/modules/auth/passwords';
 import { sql } from '@otog/platform/db/pool';
 import type { NewEvent } from '@otog/platform/eventstore/event-store';
+import { chromiumMissing, jsFileOf, launchBrowser, WEB_DIST, type JsFile } from './lib/browser.ts';
 import type { BenchContext } from './lib/context.ts';
 import { CPP_SOURCE, startBenchApiStack, type BenchApiStack } from './lib/api-stack.ts';
 import { verdictEvent } from './lib/contest-verdicts.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
 import { int, ms, summarize } from './lib/stats.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const distDir = join(root, 'web/dist');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const TITLE = 'Web: the scoreboard (10,000 contestants × 10 problems in Chromium)';
 const JS_TARGET = { op: '<=' as const, value: 200, text: '≤ 200 KB gzip (charts lazy)' };
 const USABLE_TARGET = { op: '<' as const, value: 1_500, text: '< 1.5 s' };
@@ -35,12 +27,6 @@ const UPDATE_TARGET = { op: '<' as const, value: 100, text: '< 100 ms of main-th
 const PROBLEMS = 10;
 const SUBMISSIONS_EACH = 3;
 const HOUR = 3_600_000;
-
-interface JsFile {
-  readonly name: string;
-  readonly gzip: number;
-  readonly bytes: number;
-}
 
 /** The chunks App.tsx prefetches once no query is fetching: the first of them starts the prefetch wave. */
 const PREFETCHED_PAGE = /\/assets\/(LoginPage|ProblemListPage|ProblemPage|SubmissionListPage|SubmissionPage)-[\w-]+\.js$/;
@@ -59,9 +45,7 @@ async function jsUntil(page: Page, go: () => Promise<void>): Promise<{ initial: 
     const url = new URL(request.url());
     if (done || !url.pathname.endsWith('.js')) return;
     if (PREFETCHED_PAGE.test(url.pathname)) prefetching = true;
-    const file = join(distDir, url.pathname);
-    const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
-    (prefetching ? later : initial).push({ name: url.pathname, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+    (prefetching ? later : initial).push(jsFileOf(url.pathname));
   });
   await go();
   done = true;
@@ -146,14 +130,12 @@ async function seedContest(stack: BenchApiStack, contestants: number): Promise<{
 }
 
 export async function benchScoreboardWeb(context: BenchContext): Promise<BenchResult> {
-  if (!existsSync(CHROMIUM)) {
-    return { id: 'scoreboard-web', title: TITLE, method: [], figures: [], tables: [], notes: [`**Not measured:** ${CHROMIUM} is missing (apt-get install chromium).`] };
-  }
-  execFileSync(process.execPath, [join(root, 'web/scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
+  const missing = chromiumMissing('scoreboard-web', TITLE);
+  if (missing) return missing;
   const contestants = context.quick ? 1_000 : 10_000;
   const loads = context.quick ? 3 : 5;
-  const stack = await startBenchApiStack(context.adminUrl, { web: { distDir, config: { offline: false } } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const stack = await startBenchApiStack(context.adminUrl, { web: { distDir: WEB_DIST, config: { offline: false } } });
+  const browser = await launchBrowser();
   try {
     const seedStart = performance.now();
     const { contestId, viewer, problemIds, nextSubmission } = await seedContest(stack, contestants);

@@ -4,33 +4,17 @@
  * (frame times while scrolling, rows in the DOM). The API with the built app runs in this process
  * (bench/lib/api-stack.ts); Debian Chromium is driven by playwright-core on the same two cores.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { sql } from '@otog/platform/db/pool';
+import { chromiumMissing, jsFileOf, launchBrowser, WEB_DIST, type JsFile } from './lib/browser.ts';
 import type { BenchContext } from './lib/context.ts';
 import { startBenchApiStack } from './lib/api-stack.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
 import { int, ms, summarize } from './lib/stats.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const distDir = join(root, 'web/dist');
-const CHROMIUM = '/usr/bin/chromium';
 const TITLE = 'Web app: bundle size, time to a usable problem table, scrolling 10,000 problems';
 const JS_TARGET = { op: '<=' as const, value: 200, text: '≤ 200 KB gzip (our budget; the issue sets none)' };
 const INTERACTIVE_TARGET = { op: '<' as const, value: 1_500, text: '< 1.5 s (our budget)' };
 const FRAME_TARGET = { op: '<=' as const, value: 33.5, text: 'p95 ≤ 2 display frames at 60 Hz (33.4 ms, ≥ 30 fps) while scrolling' };
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-interface JsFile {
-  readonly name: string;
-  readonly bytes: number;
-  readonly gzip: number;
-}
 
 interface PageLoad {
   /** Requested before the table was usable: what the page needs. */
@@ -43,14 +27,12 @@ interface PageLoad {
 }
 
 export async function benchWeb(context: BenchContext): Promise<BenchResult> {
-  if (!existsSync(CHROMIUM)) {
-    return { id: 'web', title: TITLE, method: [], figures: [], tables: [], notes: [`**Not measured:** ${CHROMIUM} is missing (apt-get install chromium).`] };
-  }
-  execFileSync(process.execPath, [join(root, 'web/scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
+  const missing = chromiumMissing('web', TITLE);
+  if (missing) return missing;
   const problemCount = context.quick ? 1_000 : 10_000;
   const loads = context.quick ? 3 : 7;
-  const stack = await startBenchApiStack(context.adminUrl, { web: { distDir, config: { offline: false } } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const stack = await startBenchApiStack(context.adminUrl, { web: { distDir: WEB_DIST, config: { offline: false } } });
+  const browser = await launchBrowser();
   try {
     const [admin] = await stack.createUsers(1, 'admin', 'bench_web_admin_');
     const [user] = await stack.createUsers(1, 'user', 'bench_web_user_');
@@ -70,9 +52,7 @@ export async function benchWeb(context: BenchContext): Promise<BenchResult> {
       page.on('request', (request) => {
         const url = new URL(request.url());
         if (url.pathname.endsWith('.js')) {
-          const file = join(distDir, url.pathname);
-          const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
-          (usable ? prefetched : jsFiles).push({ name: url.pathname, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+          (usable ? prefetched : jsFiles).push(jsFileOf(url.pathname));
         }
       });
       await page.goto(`${stack.url}/problem`, { waitUntil: 'commit' });

@@ -8,6 +8,12 @@ import { Button } from '../../components/ui/Button.tsx';
 import { formatLongDateTime } from '../../lib/dates.ts';
 import { isUnset, momentDate, NO_MOMENT, type LocalMoment } from './contest-form.ts';
 
+/** The two native inputs a moment is picked with. */
+const PARTS = [
+  { key: 'date', type: 'date', caption: 'วันที่' },
+  { key: 'time', type: 'time', caption: 'เวลา' },
+] as const;
+
 export function DateTimeField({
   label,
   value,
@@ -34,34 +40,23 @@ export function DateTimeField({
     <fieldset className={`field admin-datetime${error ? ' field-invalid' : ''}`} aria-describedby={described}>
       <legend className="field-label">{label}</legend>
       <div className="admin-datetime-inputs">
-        <label className="admin-datetime-part">
-          <span className="admin-datetime-caption">
-            <span className="sr-only">{label} </span>วันที่
-          </span>
-          <input
-            type="date"
-            className="input"
-            value={value.date}
-            disabled={disabled}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={described}
-            onChange={(event) => onChange({ ...value, date: event.target.value })}
-          />
-        </label>
-        <label className="admin-datetime-part">
-          <span className="admin-datetime-caption">
-            <span className="sr-only">{label} </span>เวลา
-          </span>
-          <input
-            type="time"
-            className="input"
-            value={value.time}
-            disabled={disabled}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={described}
-            onChange={(event) => onChange({ ...value, time: event.target.value })}
-          />
-        </label>
+        {PARTS.map(({ key, type, caption }) => (
+          <label key={key} className="admin-datetime-part">
+            <span className="admin-datetime-caption">
+              <span className="sr-only">{label} </span>
+              {caption}
+            </span>
+            <input
+              type={type}
+              className="input"
+              value={value[key]}
+              disabled={disabled}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={described}
+              onChange={(event) => onChange({ ...value, [key]: event.target.value })}
+            />
+          </label>
+        ))}
         {optional && !isUnset(value) ? (
           <Button size="sm" variant="ghost" className="admin-datetime-clear" disabled={disabled} onClick={() => onChange(NO_MOMENT)}>
             ไม่กำหนด<span className="sr-only"> {label}</span>

@@ -1,0 +1,38 @@
+/** What the web app's benches share: the built app, Debian's Chromium, and the size of the JS a page asks for. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from 'playwright-core';
+import type { BenchResult } from './report.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+export const WEB_DIST = join(root, 'web/dist');
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface JsFile {
+  readonly name: string;
+  readonly bytes: number;
+  readonly gzip: number;
+}
+
+/** The result of a browser bench on a machine without Chromium; undefined when it is there. */
+export function chromiumMissing(id: string, title: string): BenchResult | undefined {
+  if (existsSync(CHROMIUM)) return undefined;
+  return { id, title, method: [], figures: [], tables: [], notes: [`**Not measured:** ${CHROMIUM} is missing (apt-get install chromium).`] };
+}
+
+/** Builds web/dist when its inputs changed (what `npm start` does), then starts headless Chromium. */
+export function launchBrowser(): Promise<Browser> {
+  execFileSync(process.execPath, [join(root, 'web/scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A built file the page asked for, with its size raw and as a compressing proxy would send it (gzip -9). */
+export function jsFileOf(pathname: string): JsFile {
+  const file = join(WEB_DIST, pathname);
+  const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
+  return { name: pathname, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
