@@ -8,8 +8,11 @@ import { seedSampleProblems } from '@otog/api/seed/seed-problems';
 import { z } from 'zod';
 import { sql } from '@otog/platform/db/pool';
 import { readModel } from '@otog/platform/runner/read-model';
-import { problemsProjection } from '@otog/projections';
+import { problemsProjection, submissionsProjection } from '@otog/projections';
 import { problemContract as routes, type Problem } from '@otog/schemas/api/problem';
+import { submissionContract } from '@otog/schemas/api/submission';
+import { userContract } from '@otog/schemas/api/user';
+import { until } from '../support/until.ts';
 import { startStack, type Stack, type TestUser } from './support/stack.ts';
 
 const samplesDir = fileURLToPath(new URL('../../judge/samples', import.meta.url));
@@ -79,13 +82,20 @@ async function judgedSubmission(by: TestUser, problemId: number, status: 'accept
   const scope = `user:${by.id}`;
   const data = { submissionId, userId: by.id, problemId, contestId: null, language: 'cpp', sourceCode: `// ${submissionCounter}`, fileName: null };
   await stack.deps.store.append(`submission-${submissionId}`, [{ type: 'SubmissionCreated', scope, data }], { expectedVersion: 'none' });
+  await judge(by, submissionId, 1, status);
+  return submissionId;
+}
+
+/** The judge's verdict on the given judging of a submission (1 = the first; a rejudge's is its stream position). */
+async function judge(by: TestUser, submissionId: number, judging: number, status: 'accept' | 'reject'): Promise<void> {
+  const scope = `user:${by.id}`;
   const judged = await stack.deps.store.append(`submission-${submissionId}`, [
     {
       type: 'SubmissionJudged',
       scope,
       data: {
         submissionId,
-        judging: 1,
+        judging,
         status,
         result: status === 'accept' ? 'PP' : 'P-',
         score: status === 'accept' ? 100 : 50,
@@ -99,7 +109,6 @@ async function judgedSubmission(by: TestUser, problemId: number, status: 'accept
     },
   ]);
   await stack.deps.projections.waitFor('submissions', { ...judged.lastPosition, scope }, 10_000);
-  return submissionId;
 }
 
 describe('sample problems', () => {
@@ -373,6 +382,73 @@ describe('passed counts and latest submissions', () => {
     const hidden = await createProblem({ name: 'Hidden solvers' });
     await stack.expectCall(routes.passedUsers, 403, { as: user, params: { problemId: hidden.id } });
     expect(await stack.expectCall(routes.passedUsers, 200, { as: admin, params: { problemId: hidden.id } })).toEqual([]);
+  });
+});
+
+describe('passed counts kept in the read model', () => {
+  const liveSubmissions = readModel({ s: submissionsProjection });
+  const Counts = z.object({ problemId: z.number().int(), count: z.number().int() });
+
+  /** The passed counts as GET /problem computed them per request before they were kept: the oracle. */
+  async function countedFromSubmissions(): Promise<Map<number, number>> {
+    const { s } = await liveSubmissions(stack.deps.pool);
+    const rows = await stack.deps.pool.any(sql.type(Counts)`
+      SELECT accepted.problem_id AS "problemId", count(*)::int AS count
+      FROM (SELECT DISTINCT problem_id, user_id FROM ${s.submissions} WHERE status = 'accept') accepted
+      JOIN accounts a ON a.id = accepted.user_id AND a.role = 'user'
+      GROUP BY accepted.problem_id`);
+    return new Map(rows.map((row) => [row.problemId, row.count]));
+  }
+
+  async function kept(): Promise<Map<number, number>> {
+    const { s } = await liveSubmissions(stack.deps.pool);
+    const rows = await stack.deps.pool.any(sql.type(Counts)`SELECT problem_id AS "problemId", count FROM ${s.passed} WHERE count > 0`);
+    return new Map(rows.map((row) => [row.problemId, row.count]));
+  }
+
+  const passedCount = async (problemId: number, as: TestUser | null = null) =>
+    (await stack.expectCall(routes.getProblems, 200, { as })).find((row) => row.id === problemId)?.passedCount;
+
+  it('counts an accept once per user, drops it when a rejudge turns it into a reject, and matches the old per-request count', async () => {
+    const problem = await show((await createProblem({ name: 'Rejudged' })).id);
+    const solver = await stack.createUser();
+    const accepted = await judgedSubmission(solver, problem.id, 'accept');
+    expect(await passedCount(problem.id)).toBe(1);
+    await judgedSubmission(solver, problem.id, 'accept');
+    await judgedSubmission(otherUser, problem.id, 'accept');
+    expect(await passedCount(problem.id)).toBe(2);
+    expect((await kept()).get(problem.id)).toBe(2);
+
+    // The rejudge sends it back to waiting (stream position 3: created 1, judged 2): the other accept still counts.
+    await stack.expectCall(submissionContract.rejudgeSubmission, 200, { as: admin, params: { submissionId: accepted } });
+    expect(await passedCount(problem.id)).toBe(2);
+    const solverOnly = await show((await createProblem({ name: 'Rejudged, one solver' })).id);
+    const only = await judgedSubmission(solver, solverOnly.id, 'accept');
+    expect(await passedCount(solverOnly.id, solver)).toBe(1);
+    await stack.expectCall(submissionContract.rejudgeSubmission, 200, { as: admin, params: { submissionId: only } });
+    expect(await passedCount(solverOnly.id, solver)).toBe(0);
+    await judge(solver, only, 3, 'reject');
+    expect(await passedCount(solverOnly.id)).toBe(0);
+    await judge(solver, accepted, 3, 'reject');
+    expect(await passedCount(problem.id)).toBe(2);
+
+    expect(await kept()).toEqual(await countedFromSubmissions());
+  });
+
+  it('an admin\'s accepts do not count, and a change of role recounts the user\'s problems', async () => {
+    const problem = await show((await createProblem({ name: 'Role change' })).id);
+    const solver = await stack.createUser();
+    await judgedSubmission(solver, problem.id, 'accept');
+    await judgedSubmission(admin, problem.id, 'accept');
+    expect(await passedCount(problem.id)).toBe(1);
+
+    const edit = (role: 'user' | 'admin') =>
+      stack.expectCall(userContract.update, 200, { as: admin, params: { userId: solver.id }, body: { username: solver.username, showName: solver.showName, role } });
+    await edit('admin');
+    await until('the promoted solver no longer counts', async () => (await passedCount(problem.id)) === 0);
+    await edit('user');
+    await until('the demoted solver counts again', async () => (await passedCount(problem.id)) === 1);
+    expect(await kept()).toEqual(await countedFromSubmissions());
   });
 });
 

@@ -1,10 +1,10 @@
 /**
  * Reads of the problems read model (and, for the table's passed counts and latest submissions, the
- * submissions read model and the accounts' roles). Every list is one query, whatever the number of problems.
- * Rows are parsed with the shapes the API serves.
+ * submissions read model; for the solvers' names, the accounts). Every list is one query, whatever the
+ * number of problems. Rows are parsed with the shapes the API serves.
  */
 import { z } from 'zod';
-import { sql, type DatabasePool } from '@otog/platform/db/pool';
+import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
 import { readModel } from '@otog/platform/runner/read-model';
 import { ratingsProjection } from '../ratings/ratings.projection.ts';
 import { ratingOf } from '../ratings/ratings.queries.ts';
@@ -17,7 +17,6 @@ import {
   SubmissionSummarySchema,
   type PassedUser,
   type Problem,
-  type ProblemTableRow,
   type SubmissionSummary,
 } from '@otog/schemas/api/problem';
 import { submissionsProjection } from '../submissions/submissions.projection.ts';
@@ -33,6 +32,8 @@ const ProblemRecordSchema = ProblemSchema.extend({
 export type ProblemRecord = z.infer<typeof ProblemRecordSchema>;
 
 const TableRow = ProblemTableRowSchema.omit({ latestSubmission: true });
+export type SharedTableRow = z.infer<typeof TableRow>;
+const TableVersion = z.object({ problems: z.bigint(), passed: z.bigint() });
 const LatestOwn = SubmissionSummarySchema.extend({ problemId: z.number().int() });
 const PassedRow = PassedUserSchema.omit({ passedSubmission: true }).extend({
   submissionId: z.number().int(),
@@ -74,6 +75,13 @@ const live = readModel({ p: problemsProjection, s: submissionsProjection, r: rat
 
 export type ProblemQueries = ReturnType<typeof createProblemQueries>;
 
+async function tableVersionOf(db: Queryable): Promise<string> {
+  const { p, s } = await live(db);
+  const at = await db.one(sql.type(TableVersion)`
+    SELECT (SELECT position FROM ${p.version}) AS problems, (SELECT position FROM ${s.passed_version}) AS passed`);
+  return `${p.version.names.join('.')}@${at.problems}/${s.passed_version.names.join('.')}@${at.passed}`;
+}
+
 export function createProblemQueries(pool: DatabasePool) {
   return {
     async find(problemId: number): Promise<ProblemRecord | null> {
@@ -96,32 +104,40 @@ export function createProblemQueries(pool: DatabasePool) {
     },
 
     /**
-     * The problem table: shown problems (all for admins), newest first, each with its passed count (one
-     * grouped pass over the accepted submissions) and, for a signed-in caller, their latest submission.
+     * The version of the problem table's shared part (problems and passed counts): the live slots and the log
+     * positions of their last changes. It moves whenever a row of the table changes, and only then.
      */
-    async table(options: { includeHidden: boolean; userId: number | null }): Promise<ProblemTableRow[]> {
-      const { p, s } = await live(pool);
-      const rows = await pool.any(sql.type(TableRow)`
-        SELECT ${PROBLEM_COLUMNS}, coalesce(passed.count, 0) AS "passedCount"
-        FROM ${p.problems} p
-        LEFT JOIN (
-          SELECT accepted.problem_id, count(*)::int AS count
-          FROM (SELECT DISTINCT problem_id, user_id FROM ${s.submissions} WHERE status = 'accept') accepted
-          JOIN accounts a ON a.id = accepted.user_id AND a.role = 'user'
-          GROUP BY accepted.problem_id
-        ) passed ON passed.problem_id = p.id
-        WHERE ${options.includeHidden ? sql.fragment`TRUE` : sql.fragment`p.show`}
-        ORDER BY p.id DESC`);
+    async tableVersion(): Promise<string> {
+      return tableVersionOf(pool);
+    },
 
-      const latest = new Map<number, SubmissionSummary>();
-      if (options.userId !== null) {
-        const own = await pool.any(sql.type(LatestOwn)`
-          SELECT DISTINCT ON (problem_id) problem_id AS "problemId", id, status, user_id AS "userId", public
-          FROM ${s.submissions} WHERE user_id = ${options.userId}
-          ORDER BY problem_id, id DESC`);
-        for (const { problemId, ...summary } of own) latest.set(problemId, summary);
-      }
-      return rows.map((row) => ({ ...row, latestSubmission: latest.get(row.id) ?? null }));
+    /**
+     * The problem table's part that is the same for every caller who sees the same problems: shown ones (all
+     * for admins), newest first, each with its passed count as the submissions projection keeps it; read in
+     * one snapshot with the version it is at.
+     */
+    async table(options: { includeHidden: boolean }): Promise<{ version: string; rows: SharedTableRow[] }> {
+      return pool.transaction(async (tx) => {
+        await tx.query(sql.unsafe`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`);
+        const version = await tableVersionOf(tx);
+        const { p, s } = await live(tx);
+        const rows = await tx.any(sql.type(TableRow)`
+          SELECT ${PROBLEM_COLUMNS}, coalesce(c.count, 0) AS "passedCount"
+          FROM ${p.problems} p LEFT JOIN ${s.passed} c ON c.problem_id = p.id
+          WHERE ${options.includeHidden ? sql.fragment`TRUE` : sql.fragment`p.show`}
+          ORDER BY p.id DESC`);
+        return { version, rows: [...rows] };
+      });
+    },
+
+    /** The user's latest submission on each problem they submitted to (the table's per-caller part), by problem id. */
+    async latestSubmissions(userId: number): Promise<Map<number, SubmissionSummary>> {
+      const { s } = await live(pool);
+      const own = await pool.any(sql.type(LatestOwn)`
+        SELECT DISTINCT ON (problem_id) problem_id AS "problemId", id, status, user_id AS "userId", public
+        FROM ${s.submissions} WHERE user_id = ${userId}
+        ORDER BY problem_id, id DESC`);
+      return new Map(own.map(({ problemId, ...summary }) => [problemId, summary]));
     },
 
     async search(options: { search?: string | undefined; limit: number; skip: number }): Promise<Array<Pick<Problem, 'id' | 'name' | 'sname'>>> {

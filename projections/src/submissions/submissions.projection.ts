@@ -1,11 +1,82 @@
-import { sql } from '@otog/platform/db/pool';
+import { z } from 'zod';
+import { sql, type DatabaseTransactionConnection } from '@otog/platform/db/pool';
+import type { Position } from '@otog/platform/eventstore/position';
 import type { FoldContext } from '@otog/platform/notices/notice';
-import { defineProjection } from '@otog/platform/runner/projection';
-import { ContestDeleted, ProblemDeleted, RejudgeRequested, SubmissionCreated, SubmissionJudged, SubmissionShared, TestcaseJudged } from '@otog/schemas/events';
+import { defineProjection, type SlotTables } from '@otog/platform/runner/projection';
+import {
+  ContestDeleted,
+  ProblemDeleted,
+  RejudgeRequested,
+  SubmissionCreated,
+  SubmissionJudged,
+  SubmissionShared,
+  TestcaseJudged,
+  UserRegistered,
+  UserUpdated,
+} from '@otog/schemas/events';
+
+type Tables = SlotTables<'submissions' | 'roles' | 'solvers' | 'passed' | 'passed_version'>;
+
+/** The submission a verdict or a rejudge changed: whose, on which problem. */
+const Changed = z.object({ userId: z.number().int(), problemId: z.number().int() });
+type Changed = z.infer<typeof Changed>;
+const ProblemIdRow = z.object({ problem_id: z.number().int() });
 
 /** "submission N changed", with its owner so the owner's sockets can be told; nothing when no row changed. */
 function changed(context: FoldContext, submissionId: number, owner: unknown): void {
   if (owner !== null) context.notify({ topic: 'submission', key: String(submissionId), data: { userId: Number(owner) } });
+}
+
+/**
+ * Recounts the problems' passed counts from their solvers of role `user`; where a count changed, records
+ * the event's log position in passed_version (the problem table's cache key: it moves only when a count does).
+ */
+async function recountPassed(tx: DatabaseTransactionConnection, t: Tables, problemIds: readonly number[], at: Position): Promise<void> {
+  if (problemIds.length === 0) return;
+  const recounted = await tx.anyFirst(sql.unsafe`
+    INSERT INTO ${t.passed} AS c (problem_id, count)
+    SELECT p.id, count(r.user_id)::int
+    FROM unnest(${sql.array([...problemIds], 'int4')}) AS p(id)
+    LEFT JOIN ${t.solvers} v ON v.problem_id = p.id
+    LEFT JOIN ${t.roles} r ON r.user_id = v.user_id AND r.role = 'user'
+    GROUP BY p.id
+    ON CONFLICT (problem_id) DO UPDATE SET count = excluded.count WHERE c.count <> excluded.count
+    RETURNING problem_id`);
+  if (recounted.length > 0) await tx.query(sql.unsafe`UPDATE ${t.passed_version} SET position = ${at.gpos.toString()}::bigint`);
+}
+
+/** A user's role; when it changed, the problems they solved are recounted (an admin's solutions do not count). */
+async function setRole(tx: DatabaseTransactionConnection, t: Tables, user: { userId: number; role: string }, at: Position): Promise<void> {
+  const changedRole = await tx.maybeOneFirst(sql.unsafe`
+    INSERT INTO ${t.roles} AS r (user_id, role) VALUES (${user.userId}, ${user.role})
+    ON CONFLICT (user_id) DO UPDATE SET role = excluded.role WHERE r.role IS DISTINCT FROM excluded.role
+    RETURNING user_id`);
+  if (changedRole === null) return;
+  const solved = await tx.anyFirst(sql.type(ProblemIdRow)`
+    SELECT problem_id FROM ${t.solvers} WHERE user_id = ${user.userId}`);
+  await recountPassed(tx, t, solved, at);
+}
+
+/**
+ * Makes `solvers` hold each (problem, user) pair exactly when the user has an accepted submission on the
+ * problem (any submission: contest ones too, on shown or hidden problems), then recounts the problems
+ * whose solvers changed. Called after a submission's status changed or submissions were deleted.
+ */
+async function refreshSolvers(tx: DatabaseTransactionConnection, t: Tables, pairs: readonly Changed[], at: Position): Promise<void> {
+  if (pairs.length === 0) return;
+  const touched = await tx.anyFirst(sql.type(ProblemIdRow)`
+    WITH pair AS (
+      SELECT DISTINCT problem_id, user_id,
+        EXISTS (SELECT 1 FROM ${t.submissions} s WHERE s.problem_id = p.problem_id AND s.user_id = p.user_id AND s.status = 'accept') AS solved
+      FROM unnest(${sql.array(pairs.map((pair) => pair.problemId), 'int4')}, ${sql.array(pairs.map((pair) => pair.userId), 'int4')}) AS p(problem_id, user_id)),
+    added AS (
+      INSERT INTO ${t.solvers} (problem_id, user_id) SELECT problem_id, user_id FROM pair WHERE solved
+      ON CONFLICT DO NOTHING RETURNING problem_id),
+    removed AS (
+      DELETE FROM ${t.solvers} v USING pair WHERE NOT pair.solved AND v.problem_id = pair.problem_id AND v.user_id = pair.user_id
+      RETURNING v.problem_id)
+    SELECT DISTINCT problem_id FROM (SELECT problem_id FROM added UNION ALL SELECT problem_id FROM removed) changed`);
+  await recountPassed(tx, t, touched, at);
 }
 
 /**
@@ -15,6 +86,12 @@ function changed(context: FoldContext, submissionId: number, owner: unknown): vo
  *
  * Announces "submission N changed" (with its owner) whenever its row changes.
  *
+ * Passed counts (GET /problem) are kept here, where verdicts are folded, instead of being counted per
+ * request: `solvers` holds the (problem, user) pairs with an accepted submission, `roles` each user's role
+ * (only role `user` counts), `passed` the count per problem, and `passed_version` the log position of the
+ * last change of any count. Each is recomputed from the rows, never incremented, so a repeated event
+ * changes nothing and a rebuild gives the same numbers.
+ *
  * `judging` is the stream position of the request being judged (SubmissionCreated = 1, then each
  * RejudgeRequested). Reports carry the judging they belong to; one for an older judging is stale (a
  * rejudge overtook it) and changes nothing. Every write is an upsert or is guarded by `judging`, so a
@@ -22,8 +99,8 @@ function changed(context: FoldContext, submissionId: number, owner: unknown): vo
  */
 export const submissionsProjection = defineProjection({
   name: 'submissions',
-  version: 2,
-  tables: ['submissions'],
+  version: 3,
+  tables: ['submissions', 'roles', 'solvers', 'passed', 'passed_version'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.submissions} (
       id               integer     PRIMARY KEY,
@@ -50,8 +127,21 @@ export const submissionsProjection = defineProjection({
     // submissions per problem (passed counts).
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('user')} ON ${t.submissions} (user_id, id DESC)`);
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('problem')} ON ${t.submissions} (problem_id, id DESC)`);
-    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('accepted')} ON ${t.submissions} (problem_id) WHERE status = 'accept'`);
+    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('accepted')} ON ${t.submissions} (problem_id, user_id) WHERE status = 'accept'`);
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${index('contest')} ON ${t.submissions} (contest_id, id DESC)`);
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.roles} (user_id integer PRIMARY KEY, role text NOT NULL)`);
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.solvers} (
+      problem_id integer NOT NULL,
+      user_id    integer NOT NULL,
+      PRIMARY KEY (problem_id, user_id))`);
+    const [solvers] = t.solvers.names;
+    await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${sql.identifier([`${solvers}_user`])} ON ${t.solvers} (user_id)`);
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.passed} (problem_id integer PRIMARY KEY, count integer NOT NULL)`);
+    // One row: 0 until a count first changes.
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.passed_version} (
+      one      boolean PRIMARY KEY DEFAULT true CHECK (one),
+      position bigint  NOT NULL)`);
+    await tx.query(sql.unsafe`INSERT INTO ${t.passed_version} (position) VALUES (0) ON CONFLICT DO NOTHING`);
   },
   on: {
     async [SubmissionCreated.type](tx, { data, occurredAt: at, streamPosition }, t, context) {
@@ -64,15 +154,18 @@ export const submissionsProjection = defineProjection({
         RETURNING user_id`);
       changed(context, data.submissionId, created);
     },
-    async [RejudgeRequested.type](tx, { data, occurredAt: at, streamPosition }, t, context) {
+    async [RejudgeRequested.type](tx, event, t, context) {
+      const { data, occurredAt: at, streamPosition } = event;
       // OTOG deletes the result and sets the status back to waiting; the row keeps the rest.
-      const owner = await tx.maybeOneFirst(sql.unsafe`
+      const row = await tx.maybeOne(sql.type(Changed)`
         UPDATE ${t.submissions}
         SET judging = ${streamPosition}, status = 'waiting', update_date = ${at}, result = NULL, score = NULL,
           time_used = NULL, mem_used = NULL, errmsg = NULL, subtask_results = NULL
         WHERE id = ${data.submissionId} AND judging < ${streamPosition}
-        RETURNING user_id`);
-      changed(context, data.submissionId, owner);
+        RETURNING user_id AS "userId", problem_id AS "problemId"`);
+      changed(context, data.submissionId, row?.userId ?? null);
+      // An accepted submission sent back to waiting may no longer count.
+      if (row) await refreshSolvers(tx, t, [row], event);
     },
     async [TestcaseJudged.type](tx, { data, occurredAt: at }, t, context) {
       // The first report of the current judging moves waiting → grading; a late report of a judging that
@@ -84,15 +177,17 @@ export const submissionsProjection = defineProjection({
         RETURNING user_id`);
       changed(context, data.submissionId, owner);
     },
-    async [SubmissionJudged.type](tx, { data, occurredAt: at }, t, context) {
-      const owner = await tx.maybeOneFirst(sql.unsafe`
+    async [SubmissionJudged.type](tx, event, t, context) {
+      const { data, occurredAt: at } = event;
+      const row = await tx.maybeOne(sql.type(Changed)`
         UPDATE ${t.submissions}
         SET status = ${data.status}, result = ${data.result}, score = ${data.score}, time_used = ${data.timeUsed},
           mem_used = ${data.memUsed}, errmsg = ${data.errmsg}, subtask_results = ${sql.jsonb(data.subtaskResults)},
           update_date = ${at}
         WHERE id = ${data.submissionId} AND judging = ${data.judging}
-        RETURNING user_id`);
-      changed(context, data.submissionId, owner);
+        RETURNING user_id AS "userId", problem_id AS "problemId"`);
+      changed(context, data.submissionId, row?.userId ?? null);
+      if (row) await refreshSolvers(tx, t, [row], event);
     },
     async [SubmissionShared.type](tx, { data, occurredAt: at }, t, context) {
       const owner = await tx.maybeOneFirst(sql.unsafe`
@@ -100,13 +195,25 @@ export const submissionsProjection = defineProjection({
         RETURNING user_id`);
       changed(context, data.submissionId, owner);
     },
-    async [ProblemDeleted.type](tx, { data }, t) {
+    async [ProblemDeleted.type](tx, { data, gpos }, t) {
       // OTOG cascades a problem's deletion to its submissions.
       await tx.query(sql.unsafe`DELETE FROM ${t.submissions} WHERE problem_id = ${data.problemId}`);
+      await tx.query(sql.unsafe`DELETE FROM ${t.solvers} WHERE problem_id = ${data.problemId}`);
+      const counted = await tx.maybeOneFirst(sql.unsafe`DELETE FROM ${t.passed} WHERE problem_id = ${data.problemId} RETURNING problem_id`);
+      if (counted !== null) await tx.query(sql.unsafe`UPDATE ${t.passed_version} SET position = ${gpos.toString()}::bigint`);
     },
-    async [ContestDeleted.type](tx, { data }, t) {
-      // OTOG cascades a contest's deletion to its submissions.
-      await tx.query(sql.unsafe`DELETE FROM ${t.submissions} WHERE contest_id = ${data.contestId}`);
+    async [ContestDeleted.type](tx, event, t) {
+      // OTOG cascades a contest's deletion to its submissions: the accepted ones may have been a user's only ones.
+      const accepted = await tx.any(sql.type(Changed)`
+        WITH deleted AS (DELETE FROM ${t.submissions} WHERE contest_id = ${event.data.contestId} RETURNING user_id, problem_id, status)
+        SELECT DISTINCT user_id AS "userId", problem_id AS "problemId" FROM deleted WHERE status = 'accept'`);
+      await refreshSolvers(tx, t, accepted, event);
+    },
+    async [UserRegistered.type](tx, event, t) {
+      await setRole(tx, t, event.data, event);
+    },
+    async [UserUpdated.type](tx, event, t) {
+      await setRole(tx, t, event.data, event);
     },
   },
 });

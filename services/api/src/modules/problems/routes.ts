@@ -68,7 +68,11 @@ export async function problemsRoutes(app: FastifyInstance, deps: ApiDependencies
   const queries = createProblemQueries(deps.pool);
   const maxFileBytes = deps.settings.problemFileMaxBytes;
 
-  serve(app, routes.getProblems, async (request) => queries.table({ includeHidden: isAdmin(request.auth), userId: request.auth?.id ?? null }));
+  serve(app, routes.getProblems, async (request) => {
+    const { rows } = await queries.table({ includeHidden: isAdmin(request.auth) });
+    const latest = request.auth ? await queries.latestSubmissions(request.auth.id) : new Map<number, never>();
+    return rows.map((row) => ({ ...row, latestSubmission: latest.get(row.id) ?? null }));
+  });
 
   serve(app, routes.getProblem, async (request) => toProblem(await visibleProblem(queries, deps.pool, request.params.problemId, request.auth)));
 
