@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedAttachmentUrl } from '@otog/api/modules/problems/files';
@@ -449,6 +450,92 @@ describe('passed counts kept in the read model', () => {
     await edit('user');
     await until('the demoted solver counts again', async () => (await passedCount(problem.id)) === 1);
     expect(await kept()).toEqual(await countedFromSubmissions());
+  });
+});
+
+describe('GET /problem: cached per read-model version, ETags, compression', () => {
+  const table = (response: { rawPayload: Buffer }) => z.array(z.object({ id: z.number(), latestSubmission: z.unknown() })).parse(JSON.parse(response.rawPayload.toString()));
+
+  it('answers 304 to a matching If-None-Match, and a new ETag once the table changed', async () => {
+    const first = await stack.call(routes.getProblems, { as: null });
+    expect(first.statusCode).toBe(200);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers.vary).toMatch(/Accept-Encoding/);
+
+    const again = await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    // Another ETag (or a list without it) gets the table.
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': 'W/"other", "more"' } })).statusCode).toBe(200);
+
+    const added = await show((await createProblem({ name: 'Fresh in the table' })).id);
+    const changed = await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(table(changed).map((row) => row.id)).toContain(added.id);
+  });
+
+  it('a problem an admin hides is gone from the cached anonymous and user tables at once, and back when shown', async () => {
+    const problem = await show((await createProblem({ name: 'Soon hidden' })).id);
+    const ids = async (as: TestUser | null) => table(await stack.call(routes.getProblems, { as })).map((row) => row.id);
+    expect(await ids(null)).toContain(problem.id);
+    expect(await ids(user)).toContain(problem.id);
+    const before = String((await stack.call(routes.getProblems, { as: null })).headers.etag);
+
+    await show(problem.id, false);
+    expect(await ids(null)).not.toContain(problem.id);
+    expect(await ids(user)).not.toContain(problem.id);
+    expect(await ids(admin)).toContain(problem.id);
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': before } })).statusCode).toBe(200);
+
+    await show(problem.id, true);
+    expect(await ids(null)).toContain(problem.id);
+  });
+
+  it('compresses with brotli or gzip when asked, once per version for the shared table; the JSON is the same', async () => {
+    const plain = await stack.call(routes.getProblems, { as: null });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await stack.call(routes.getProblems, { as: null, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const gz = await stack.call(routes.getProblems, { as: null, headers: { 'accept-encoding': 'gzip;q=1.0, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(gz.headers.etag).toBe(plain.headers.etag);
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'accept-encoding': 'identity' } })).headers['content-encoding']).toBeUndefined();
+    // The same bytes again: compressed once for this version.
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'accept-encoding': 'br' } })).rawPayload.equals(br.rawPayload)).toBe(true);
+  });
+
+  it('a signed-in caller gets their own latest submissions spliced into the shared table, compressed too, with an ETag of their own', async () => {
+    const problem = await show((await createProblem({ name: 'Spliced' })).id);
+    const submitter = await stack.createUser();
+    const anonymousEtag = String((await stack.call(routes.getProblems, { as: null })).headers.etag);
+    // No submissions yet: the shared answer as it is.
+    expect((await stack.call(routes.getProblems, { as: submitter })).headers.etag).toBe(anonymousEtag);
+
+    const submissionId = await judgedSubmission(submitter, problem.id, 'reject');
+    const plain = await stack.call(routes.getProblems, { as: submitter });
+    const rows = table(plain);
+    expect(rows.find((row) => row.id === problem.id)?.latestSubmission).toEqual({ id: submissionId, status: 'reject', userId: submitter.id, public: false });
+    expect(rows.filter((row) => row.latestSubmission !== null)).toHaveLength(1);
+    expect(routes.getProblems.responses[200].safeParse(JSON.parse(plain.body)).success).toBe(true);
+    const etag = String(plain.headers.etag);
+    expect(etag).not.toBe(anonymousEtag);
+    expect((await stack.call(routes.getProblems, { as: submitter, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': etag } })).statusCode).toBe(200);
+
+    const gz = await stack.call(routes.getProblems, { as: submitter, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+
+    // A new verdict on their own submission: a new answer, though the shared table did not change.
+    await judge(submitter, submissionId, 1, 'accept');
+    const after = await stack.call(routes.getProblems, { as: submitter, headers: { 'if-none-match': etag } });
+    expect(after.statusCode).toBe(200);
+    expect(table(after).find((row) => row.id === problem.id)?.latestSubmission).toMatchObject({ id: submissionId, status: 'accept' });
   });
 });
 
