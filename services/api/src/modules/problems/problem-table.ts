@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { ProblemQueries, SharedTableRow } from '@otog/projections';
-import { ProblemTableRowSchema, SubmissionSummarySchema, type SubmissionSummary } from '@otog/schemas/api/problem';
+import { ProblemTableRowSchema, type SubmissionSummary } from '@otog/schemas/api/problem';
 import type { CachedAnswer, Encoding } from '../../http/cached-answer.ts';
 
 type Audience = 'public' | 'admin';
@@ -89,7 +89,11 @@ function personalised(table: SharedTable, latest: ReadonlyMap<number, Submission
   const splices = [...latest]
     .flatMap(([problemId, summary]) => {
       const at = table.nullAt.get(problemId);
-      return at === undefined ? [] : [{ at, json: JSON.stringify(SubmissionSummarySchema.encode(summary)) }];
+      // The rows were parsed with the contract's shape by the query; a zod encode per entry would cost more than
+      // the rest of the answer (a user may have a latest submission on thousands of problems). Fields in the
+      // contract's order, as its serializer writes them.
+      const { id, status, userId } = summary;
+      return at === undefined ? [] : [{ at, json: JSON.stringify({ id, status, userId, public: summary.public }) }];
     })
     .sort((a, b) => a.at - b.at);
   if (splices.length === 0) return table.answer;
