@@ -20,6 +20,7 @@ type Tables = SlotTables<'submissions' | 'roles' | 'solvers' | 'passed' | 'passe
 /** The submission a verdict or a rejudge changed: whose, on which problem. */
 const Changed = z.object({ userId: z.number().int(), problemId: z.number().int() });
 type Changed = z.infer<typeof Changed>;
+const Judged = Changed.extend({ before: z.string() });
 const ProblemIdRow = z.object({ problem_id: z.number().int() });
 
 /** "submission N changed", with its owner so the owner's sockets can be told; nothing when no row changed. */
@@ -179,15 +180,18 @@ export const submissionsProjection = defineProjection({
     },
     async [SubmissionJudged.type](tx, event, t, context) {
       const { data, occurredAt: at } = event;
-      const row = await tx.maybeOne(sql.type(Changed)`
-        UPDATE ${t.submissions}
+      // `before` (the FROM list sees the row as it was before this statement) is its status until now.
+      const row = await tx.maybeOne(sql.type(Judged)`
+        UPDATE ${t.submissions} s
         SET status = ${data.status}, result = ${data.result}, score = ${data.score}, time_used = ${data.timeUsed},
           mem_used = ${data.memUsed}, errmsg = ${data.errmsg}, subtask_results = ${sql.jsonb(data.subtaskResults)},
           update_date = ${at}
-        WHERE id = ${data.submissionId} AND judging = ${data.judging}
-        RETURNING user_id AS "userId", problem_id AS "problemId"`);
+        FROM (SELECT id, status FROM ${t.submissions} WHERE id = ${data.submissionId}) before
+        WHERE s.id = before.id AND s.judging = ${data.judging}
+        RETURNING s.user_id AS "userId", s.problem_id AS "problemId", before.status AS "before"`);
       changed(context, data.submissionId, row?.userId ?? null);
-      if (row) await refreshSolvers(tx, t, [row], event);
+      // Most verdicts neither give nor take an accept: solvers cannot change then.
+      if (row && (data.status === 'accept' || row.before === 'accept')) await refreshSolvers(tx, t, [row], event);
     },
     async [SubmissionShared.type](tx, { data, occurredAt: at }, t, context) {
       const owner = await tx.maybeOneFirst(sql.unsafe`
