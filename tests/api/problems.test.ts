@@ -540,6 +540,83 @@ describe('GET /problem: cached per read-model version, ETags, compression', () =
   });
 });
 
+describe('GET /problem while a deploy rebuilds the read models', () => {
+  /**
+   * A deploy of this code over the code before the kept counts: the older code's slots (problems v1,
+   * submissions v2) stay live, without the tables this code added, until the slots this code rebuilds from
+   * the log are cut over. Reproduced on the stack's live slots: recorded as the older code's, the added
+   * tables moved out of the way, and the slot changes held (the runner's refresh, which would build this
+   * code's slots and cut over, waits on the projections' slot locks) until they are put back.
+   */
+  it('answers 200 with the right counts, counted per request and not cached, while the older code\'s slots are live', async () => {
+    const problem = await show((await createProblem({ name: 'Deploy window' })).id);
+    const hidden = await createProblem({ name: 'Deploy window, hidden' });
+    await judgedSubmission(user, problem.id, 'accept');
+    await judgedSubmission(otherUser, problem.id, 'accept');
+    await judgedSubmission(otherUser, problem.id, 'reject');
+    await judgedSubmission(admin, problem.id, 'accept');
+    await judgedSubmission(user, hidden.id, 'accept');
+    const kept = {
+      anonymous: await stack.expectCall(routes.getProblems, 200, { as: null }),
+      user: await stack.expectCall(routes.getProblems, 200, { as: user }),
+      admin: await stack.expectCall(routes.getProblems, 200, { as: admin }),
+    };
+    expect(kept.anonymous.find((row) => row.id === problem.id)?.passedCount).toBe(2);
+
+    const pool = stack.deps.pool;
+    const Live = z.object({ projection: z.string(), generation: z.number().int(), codeVersion: z.number().int() });
+    const added = { problems: { code: 1, tables: ['version'] }, submissions: { code: 2, tables: ['roles', 'solvers', 'passed', 'passed_version'] } } as const;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const holder = pool.transaction(async (tx) => {
+      for (const projection of Object.keys(added)) await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtext(${`projection-slots:${projection}`}))`);
+      holding();
+      await released;
+    });
+    await held;
+    try {
+      const live = await pool.any(sql.type(Live)`
+        SELECT projection, version AS generation, code_version AS "codeVersion" FROM projection_slots
+        WHERE state = 'live' AND projection IN ('problems', 'submissions')`);
+      expect(live).toHaveLength(2);
+      const rename = async (from: (table: string) => string, to: (table: string) => string) => {
+        for (const slot of live) {
+          for (const table of added[slot.projection as keyof typeof added].tables) {
+            await pool.query(sql.unsafe`ALTER TABLE ${sql.identifier([from(`rm_${slot.projection}_v${slot.generation}_${table}`)])} RENAME TO ${sql.identifier([to(`rm_${slot.projection}_v${slot.generation}_${table}`)])}`);
+          }
+        }
+      };
+      const setCode = async (code: (slot: z.infer<typeof Live>) => number) => {
+        for (const slot of live) {
+          await pool.query(sql.unsafe`UPDATE projection_slots SET code_version = ${code(slot)} WHERE projection = ${slot.projection} AND version = ${slot.generation}`);
+        }
+      };
+      await setCode((slot) => added[slot.projection as keyof typeof added].code);
+      await rename((name) => name, (name) => `${name}_x`);
+      try {
+        const first = await stack.call(routes.getProblems, { as: null });
+        expect(first.statusCode).toBe(200);
+        expect(await stack.expectCall(routes.getProblems, 200, { as: null })).toEqual(kept.anonymous);
+        expect(await stack.expectCall(routes.getProblems, 200, { as: user })).toEqual(kept.user);
+        expect(await stack.expectCall(routes.getProblems, 200, { as: admin })).toEqual(kept.admin);
+        // Not kept, yet the same table answers 304 (its ETag is its content's).
+        const etag = String(first.headers.etag);
+        expect((await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+      } finally {
+        await rename((name) => `${name}_x`, (name) => name);
+        await setCode((slot) => slot.codeVersion);
+      }
+    } finally {
+      release();
+      await holder;
+    }
+    // Back on this code's slots: the kept counts, cached again.
+    expect(await stack.expectCall(routes.getProblems, 200, { as: null })).toEqual(kept.anonymous);
+  });
+});
+
 describe('PUT /problem/:id', () => {
   it('sets every field, replaces files only when sent', async () => {
     const created = await createProblem({}, { zip: testdataZip(3), pdf: PDF });

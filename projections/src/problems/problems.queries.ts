@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
-import { readModel } from '@otog/platform/runner/read-model';
+import { readModel, readModelSlots } from '@otog/platform/runner/read-model';
 import { ratingsProjection } from '../ratings/ratings.projection.ts';
 import { ratingOf } from '../ratings/ratings.queries.ts';
 import { SubmissionStatusSchema } from '@otog/schemas/common/judging';
@@ -75,8 +75,24 @@ const live = readModel({ p: problemsProjection, s: submissionsProjection, r: rat
 
 export type ProblemQueries = ReturnType<typeof createProblemQueries>;
 
-async function tableVersionOf(db: Queryable): Promise<string> {
-  const { p, s } = await live(db);
+/**
+ * The code versions that made the tables the cached problem table reads: problems' `version` (2) and
+ * submissions' `solvers`, `roles`, `passed`, `passed_version` (3). During a deploy, the older code's slots
+ * stay live (without those tables) until the new ones, rebuilt from the log, are cut over.
+ */
+const TABLE_CODE = { problems: 2, submissions: 3 } as const;
+const tableSlots = readModelSlots({ p: problemsProjection, s: submissionsProjection });
+
+/** The live slots' tables when both have the tables of the kept counts, else null (an older code's slot is live). */
+async function keptTables(db: Queryable) {
+  const { p, s } = await tableSlots(db);
+  return p.codeVersion >= TABLE_CODE.problems && s.codeVersion >= TABLE_CODE.submissions ? { p: p.tables, s: s.tables } : null;
+}
+
+async function tableVersionOf(db: Queryable): Promise<string | null> {
+  const kept = await keptTables(db);
+  if (!kept) return null;
+  const { p, s } = kept;
   const at = await db.one(sql.type(TableVersion)`
     SELECT (SELECT position FROM ${p.version}) AS problems, (SELECT position FROM ${s.passed_version}) AS passed`);
   return `${p.version.names.join('.')}@${at.problems}/${s.passed_version.names.join('.')}@${at.passed}`;
@@ -105,22 +121,42 @@ export function createProblemQueries(pool: DatabasePool) {
 
     /**
      * The version of the problem table's shared part (problems and passed counts): the live slots and the log
-     * positions of their last changes. It moves whenever a row of the table changes, and only then.
+     * positions of their last changes. It moves whenever a row of the table changes, and only then. Null while
+     * an older code's slot is live (a deploy's rebuild): the table is then counted per request, not cached.
      */
-    async tableVersion(): Promise<string> {
+    async tableVersion(): Promise<string | null> {
       return tableVersionOf(pool);
     },
 
     /**
      * The problem table's part that is the same for every caller who sees the same problems: shown ones (all
      * for admins), newest first, each with its passed count as the submissions projection keeps it; read in
-     * one snapshot with the version it is at.
+     * one snapshot with the version it is at (null, and the counts made per request as before they were kept,
+     * while an older code's slot is live).
      */
-    async table(options: { includeHidden: boolean }): Promise<{ version: string; rows: SharedTableRow[] }> {
+    async table(options: { includeHidden: boolean }): Promise<{ version: string | null; rows: SharedTableRow[] }> {
       return pool.transaction(async (tx) => {
         await tx.query(sql.unsafe`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`);
+        const kept = await keptTables(tx);
+        if (!kept) {
+          // The old code's slots have the problems and the submissions, not the kept counts: one grouped pass
+          // over the accepted submissions, counting solvers of role `user` (the query before counts were kept).
+          const { p, s } = await live(tx);
+          const rows = await tx.any(sql.type(TableRow)`
+            SELECT ${PROBLEM_COLUMNS}, coalesce(passed.count, 0) AS "passedCount"
+            FROM ${p.problems} p
+            LEFT JOIN (
+              SELECT accepted.problem_id, count(*)::int AS count
+              FROM (SELECT DISTINCT problem_id, user_id FROM ${s.submissions} WHERE status = 'accept') accepted
+              JOIN accounts a ON a.id = accepted.user_id AND a.role = 'user'
+              GROUP BY accepted.problem_id
+            ) passed ON passed.problem_id = p.id
+            WHERE ${options.includeHidden ? sql.fragment`TRUE` : sql.fragment`p.show`}
+            ORDER BY p.id DESC`);
+          return { version: null, rows: [...rows] };
+        }
         const version = await tableVersionOf(tx);
-        const { p, s } = await live(tx);
+        const { p, s } = kept;
         const rows = await tx.any(sql.type(TableRow)`
           SELECT ${PROBLEM_COLUMNS}, coalesce(c.count, 0) AS "passedCount"
           FROM ${p.problems} p LEFT JOIN ${s.passed} c ON c.problem_id = p.id

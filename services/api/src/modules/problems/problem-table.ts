@@ -5,7 +5,9 @@
  * - The shared part is kept per audience: `public` (anonymous callers and users: shown problems) and
  *   `admin` (every problem), under the version of the read models it was read at. Every request asks for
  *   the current version first (one small query), so a problem an admin hides is gone from the very next
- *   answer (the hide itself waits until the problems projection has folded it).
+ *   answer (the hide itself waits until the problems projection has folded it). While a deploy rebuilds
+ *   the read models, an older code's slots stay live without the kept counts: the table is then read per
+ *   request, as before the counts were kept, and not cached.
  * - The per-caller part is `latestSubmission`. The shared JSON has `null` there on every row and records
  *   where each row's `null` is; a signed-in caller's answer splices their latest submissions in.
  * - The shared JSON is compressed at most once per version and encoding; a spliced one per request, with
@@ -21,7 +23,7 @@ import type { CachedAnswer, Encoding } from '../../http/cached-answer.ts';
 type Audience = 'public' | 'admin';
 
 interface SharedTable {
-  /** What it was read at (the cache key). */
+  /** What it was read at (the cache key), or `uncached:<hash of the rows>` when not kept. */
   readonly version: string;
   /** Every row with `latestSubmission: null`. */
   readonly answer: CachedAnswer;
@@ -116,9 +118,13 @@ export function createProblemTableCache(queries: ProblemQueries) {
 
   async function shared(audience: Audience): Promise<SharedTable> {
     const version = await queries.tableVersion();
+    if (version === null) return uncached(audience);
     let entry = current.get(audience);
     if (entry?.version !== version) {
-      const table = queries.table({ includeHidden: audience === 'admin' }).then((read) => sharedTable(read.version, audience, read.rows));
+      const table = queries.table({ includeHidden: audience === 'admin' }).then((read) =>
+        // The version went null between the two reads (a cutover back to older code, forced): not kept.
+        read.version === null ? sharedOf(audience, read.rows) : sharedTable(read.version, audience, read.rows),
+      );
       const built = { version, table };
       current.set(audience, built);
       entry = built;
@@ -126,6 +132,20 @@ export function createProblemTableCache(queries: ProblemQueries) {
       void table.catch(() => current.get(audience) === built && current.delete(audience));
     }
     return entry.table;
+  }
+
+  /**
+   * While an older code's slot is live (a deploy's rebuild), the counts are made per request and nothing is
+   * kept: the answer's ETag is its content's hash, so 304s still work.
+   */
+  async function uncached(audience: Audience): Promise<SharedTable> {
+    current.delete(audience);
+    return sharedOf(audience, (await queries.table({ includeHidden: audience === 'admin' })).rows);
+  }
+
+  function sharedOf(audience: Audience, rows: readonly SharedTableRow[]): SharedTable {
+    const json = JSON.stringify(rows);
+    return sharedTable(`uncached:${createHash('sha256').update(json).digest('base64url')}`, audience, rows);
   }
 
   return {
