@@ -14,6 +14,7 @@ import {
   UserRegistered,
   UserUpdated,
 } from '@otog/schemas/events';
+import { moveVersion, setUpVersionTable } from '../version-row.ts';
 
 type Tables = SlotTables<'submissions' | 'roles' | 'solvers' | 'passed' | 'passed_version'>;
 
@@ -34,16 +35,18 @@ function changed(context: FoldContext, submissionId: number, owner: unknown): vo
  */
 async function recountPassed(tx: DatabaseTransactionConnection, t: Tables, problemIds: readonly number[], at: Position): Promise<void> {
   if (problemIds.length === 0) return;
-  const recounted = await tx.anyFirst(sql.unsafe`
-    INSERT INTO ${t.passed} AS c (problem_id, count)
-    SELECT p.id, count(r.user_id)::int
-    FROM unnest(${sql.array([...problemIds], 'int4')}) AS p(id)
-    LEFT JOIN ${t.solvers} v ON v.problem_id = p.id
-    LEFT JOIN ${t.roles} r ON r.user_id = v.user_id AND r.role = 'user'
-    GROUP BY p.id
-    ON CONFLICT (problem_id) DO UPDATE SET count = excluded.count WHERE c.count <> excluded.count
-    RETURNING problem_id`);
-  if (recounted.length > 0) await tx.query(sql.unsafe`UPDATE ${t.passed_version} SET position = ${at.gpos.toString()}::bigint`);
+  // One statement: the recount, and the version moved when a count changed.
+  await tx.query(sql.unsafe`
+    WITH recounted AS (
+      INSERT INTO ${t.passed} AS c (problem_id, count)
+      SELECT p.id, count(r.user_id)::int
+      FROM unnest(${sql.array([...problemIds], 'int4')}) AS p(id)
+      LEFT JOIN ${t.solvers} v ON v.problem_id = p.id
+      LEFT JOIN ${t.roles} r ON r.user_id = v.user_id AND r.role = 'user'
+      GROUP BY p.id
+      ON CONFLICT (problem_id) DO UPDATE SET count = excluded.count WHERE c.count <> excluded.count
+      RETURNING problem_id)
+    ${moveVersion(t.passed_version, at.gpos, sql.identifier(['recounted']))}`);
 }
 
 /** A user's role; when it changed, the problems they solved are recounted (an admin's solutions do not count). */
@@ -62,22 +65,36 @@ async function setRole(tx: DatabaseTransactionConnection, t: Tables, user: { use
  * Makes `solvers` hold each (problem, user) pair exactly when the user has an accepted submission on the
  * problem (any submission: contest ones too, on shown or hidden problems), then recounts the problems
  * whose solvers changed. Called after a submission's status changed or submissions were deleted.
+ *
+ * One statement (a verdict costs one round trip more than before the counts were kept, not three). A
+ * statement does not see its own writes: a count is the problem's solvers of role `user` as the statement
+ * found them, plus those it added, minus those it removed, i.e. the recount after its changes (never the
+ * stored count incremented), so a repeated event changes nothing and a rebuild gives the same numbers.
  */
 async function refreshSolvers(tx: DatabaseTransactionConnection, t: Tables, pairs: readonly Changed[], at: Position): Promise<void> {
   if (pairs.length === 0) return;
-  const touched = await tx.anyFirst(sql.type(ProblemIdRow)`
+  await tx.query(sql.unsafe`
     WITH pair AS (
       SELECT DISTINCT problem_id, user_id,
         EXISTS (SELECT 1 FROM ${t.submissions} s WHERE s.problem_id = p.problem_id AND s.user_id = p.user_id AND s.status = 'accept') AS solved
       FROM unnest(${sql.array(pairs.map((pair) => pair.problemId), 'int4')}, ${sql.array(pairs.map((pair) => pair.userId), 'int4')}) AS p(problem_id, user_id)),
     added AS (
       INSERT INTO ${t.solvers} (problem_id, user_id) SELECT problem_id, user_id FROM pair WHERE solved
-      ON CONFLICT DO NOTHING RETURNING problem_id),
+      ON CONFLICT DO NOTHING RETURNING problem_id, user_id),
     removed AS (
       DELETE FROM ${t.solvers} v USING pair WHERE NOT pair.solved AND v.problem_id = pair.problem_id AND v.user_id = pair.user_id
-      RETURNING v.problem_id)
-    SELECT DISTINCT problem_id FROM (SELECT problem_id FROM added UNION ALL SELECT problem_id FROM removed) changed`);
-  await recountPassed(tx, t, touched, at);
+      RETURNING v.problem_id, v.user_id),
+    change AS (
+      SELECT problem_id, user_id, 1 AS sign FROM added UNION ALL SELECT problem_id, user_id, -1 AS sign FROM removed),
+    recounted AS (
+      INSERT INTO ${t.passed} AS c (problem_id, count)
+      SELECT x.problem_id,
+        (SELECT count(*) FROM ${t.solvers} v JOIN ${t.roles} r ON r.user_id = v.user_id AND r.role = 'user' WHERE v.problem_id = x.problem_id)::int
+        + (SELECT coalesce(sum(ch.sign), 0) FROM change ch JOIN ${t.roles} r ON r.user_id = ch.user_id AND r.role = 'user' WHERE ch.problem_id = x.problem_id)::int
+      FROM (SELECT DISTINCT problem_id FROM change) x
+      ON CONFLICT (problem_id) DO UPDATE SET count = excluded.count WHERE c.count <> excluded.count
+      RETURNING problem_id)
+    ${moveVersion(t.passed_version, at.gpos, sql.identifier(['recounted']))}`);
 }
 
 /**
@@ -139,10 +156,7 @@ export const submissionsProjection = defineProjection({
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${sql.identifier([`${solvers}_user`])} ON ${t.solvers} (user_id)`);
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.passed} (problem_id integer PRIMARY KEY, count integer NOT NULL)`);
     // One row: 0 until a count first changes.
-    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.passed_version} (
-      one      boolean PRIMARY KEY DEFAULT true CHECK (one),
-      position bigint  NOT NULL)`);
-    await tx.query(sql.unsafe`INSERT INTO ${t.passed_version} (position) VALUES (0) ON CONFLICT DO NOTHING`);
+    await setUpVersionTable(tx, t.passed_version);
   },
   on: {
     async [SubmissionCreated.type](tx, { data, occurredAt: at, streamPosition }, t, context) {
@@ -203,8 +217,9 @@ export const submissionsProjection = defineProjection({
       // OTOG cascades a problem's deletion to its submissions.
       await tx.query(sql.unsafe`DELETE FROM ${t.submissions} WHERE problem_id = ${data.problemId}`);
       await tx.query(sql.unsafe`DELETE FROM ${t.solvers} WHERE problem_id = ${data.problemId}`);
-      const counted = await tx.maybeOneFirst(sql.unsafe`DELETE FROM ${t.passed} WHERE problem_id = ${data.problemId} RETURNING problem_id`);
-      if (counted !== null) await tx.query(sql.unsafe`UPDATE ${t.passed_version} SET position = ${gpos.toString()}::bigint`);
+      await tx.query(sql.unsafe`
+        WITH counted AS (DELETE FROM ${t.passed} WHERE problem_id = ${data.problemId} RETURNING problem_id)
+        ${moveVersion(t.passed_version, gpos, sql.identifier(['counted']))}`);
     },
     async [ContestDeleted.type](tx, event, t) {
       // OTOG cascades a contest's deletion to its submissions: the accepted ones may have been a user's only ones.
