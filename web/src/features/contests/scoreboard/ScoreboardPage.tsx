@@ -7,7 +7,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { contestContract } from '@otog/schemas/api/contest';
+import { contestContract, parseScoreboardColumns } from '@otog/schemas/api/contest';
 import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Dialog } from '../../../components/ui/Dialog.tsx';
@@ -67,7 +67,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
 
   const watched = useWatch({ contestId });
   const board = useQuery({
-    ...apiQuery(contestContract.getContestScoreboardColumns, { params: { contestId }, query: replayAt ? { at: replayAt, judged: 'then' } : {} }),
+    ...apiQuery(contestContract.getContestScoreboardColumns, { params: { contestId }, query: replayAt ? { at: replayAt, judged: 'then' } : {} }, { parse: parseScoreboardColumns }),
     // The replay keeps showing the last board while the next moment loads.
     placeholderData: keepPreviousData,
     // Every row is rebuilt from the columns anyway: comparing 10,000 rows with the last answer buys nothing.

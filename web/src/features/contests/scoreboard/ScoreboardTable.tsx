@@ -125,12 +125,11 @@ function columnStyle(size: number, meta: unknown): CSSProperties {
   return (meta as { flexible?: boolean } | undefined)?.flexible ? { flex: `1 0 ${size}px` } : { flex: `0 0 ${size}px` };
 }
 
-const BoardRowView = memo(function BoardRowView({
-  row,
-  index,
-  start,
-  isMe,
-}: {
+/** A row re-renders when what it shows changes; its row model is rebuilt on every scroll step, its data is not. */
+const sameRow = (a: RowProps, b: RowProps) =>
+  a.row.original === b.row.original && a.index === b.index && a.start === b.start && a.isMe === b.isMe && a.meta === b.meta && a.compact === b.compact;
+
+interface RowProps {
   row: Row<BoardRow>;
   index: number;
   start: number;
@@ -138,7 +137,14 @@ const BoardRowView = memo(function BoardRowView({
   /** Not read here: a new meta or column set must re-render the memoised row. */
   meta: TableMeta;
   compact: boolean;
-}) {
+}
+
+const BoardRowView = memo(function BoardRowView({
+  row,
+  index,
+  start,
+  isMe,
+}: RowProps) {
   return (
     <tr
       className={isMe ? 'sb-row sb-row-me' : 'sb-row'}
@@ -154,7 +160,7 @@ const BoardRowView = memo(function BoardRowView({
       ))}
     </tr>
   );
-});
+}, sameRow);
 
 export function ScoreboardTable({
   rows,
@@ -181,8 +187,23 @@ export function ScoreboardTable({
   const columns = useMemo(() => boardColumns(problems), [problems]);
   const columnVisibility = useMemo(() => Object.fromEntries(problems.map((problem) => [`problem-${problem.id}`, !compact])), [problems, compact]);
   const meta = useMemo<TableMeta>(() => ({ meId, firstBlood, actions }), [meId, firstBlood, actions]);
+  const scrollBox = useRef<HTMLDivElement>(null);
+  // A new getItemKey makes the virtualizer measure every row again: keep it while the rows stay.
+  const getItemKey = useCallback((index: number) => rows[index]?.userId ?? index, [rows]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollBox.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+    getItemKey,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const end = (items[items.length - 1]?.index ?? -1) + 1;
+  // The table models only the rows on screen: a live board of 10,000 rows costs a few dozen row models per update, not 10,000.
+  const shownRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
   const table = useReactTable({
-    data: rows as BoardRow[],
+    data: shownRows,
     columns,
     state: { columnVisibility },
     getCoreRowModel: getCoreRowModel(),
@@ -190,28 +211,18 @@ export function ScoreboardTable({
     meta,
   });
   const tableRows = table.getRowModel().rows;
-  const scrollBox = useRef<HTMLDivElement>(null);
-  // A new getItemKey makes the virtualizer measure every row again: keep it while the rows stay.
-  const getItemKey = useCallback((index: number) => tableRows[index]?.id ?? index, [tableRows]);
-  const virtualizer = useVirtualizer({
-    count: tableRows.length,
-    getScrollElement: () => scrollBox.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: OVERSCAN,
-    getItemKey,
-  });
 
   useImperativeHandle(
     ref,
     () => ({
       scrollToUser(userId) {
-        const index = tableRows.findIndex((row) => row.original.userId === userId);
+        const index = rows.findIndex((entry) => entry.userId === userId);
         if (index < 0) return false;
         virtualizer.scrollToIndex(index, { align: 'center' });
         return true;
       },
     }),
-    [tableRows, virtualizer],
+    [rows, virtualizer],
   );
 
   // A click on a score cell opens that contestant's history on that problem.
@@ -227,7 +238,7 @@ export function ScoreboardTable({
 
   return (
     <div className="sb-scroll" ref={scrollBox} tabIndex={0} role="region" aria-label="ตารางคะแนน (เลื่อนดูได้)">
-      <table className={animate ? 'table sb-table sb-table-animate' : 'table sb-table'} style={{ minWidth: width }} aria-label="ตารางคะแนน" aria-rowcount={tableRows.length + 1} aria-busy={busy || undefined}>
+      <table className={animate ? 'table sb-table sb-table-animate' : 'table sb-table'} style={{ minWidth: width }} aria-label="ตารางคะแนน" aria-rowcount={rows.length + 1} aria-busy={busy || undefined}>
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} aria-rowindex={1}>
@@ -240,14 +251,14 @@ export function ScoreboardTable({
           ))}
         </thead>
         <tbody style={{ height: virtualizer.getTotalSize() }} onClick={openCell}>
-          {tableRows.length === 0 ? (
+          {rows.length === 0 ? (
             <tr>
               <td className="sb-message">ยังไม่มีผู้เข้าแข่งขัน</td>
             </tr>
           ) : null}
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = tableRows[item.index]!;
-            return <BoardRowView key={row.id} row={row} index={item.index} start={item.start} isMe={row.original.userId === meId} meta={meta} compact={compact} />;
+          {items.map((item) => {
+            const row = tableRows[item.index - first];
+            return row ? <BoardRowView key={row.id} row={row} index={item.index} start={item.start} isMe={row.original.userId === meId} meta={meta} compact={compact} /> : null;
           })}
         </tbody>
       </table>

@@ -4,7 +4,7 @@
  * contest section → contest layout → its data → scoreboard chunk → board).
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { contestContract } from '@otog/schemas/api/contest';
+import { contestContract, parseScoreboardColumns } from '@otog/schemas/api/contest';
 import { apiQuery } from '../../../lib/query.ts';
 
 export function preloadScoreboard(queryClient: QueryClient, contestId: number): void {
@@ -14,5 +14,5 @@ export function preloadScoreboard(queryClient: QueryClient, contestId: number): 
   // The same keys the pages read (the live board has an empty query), so they find the answers waiting.
   void queryClient.prefetchQuery(apiQuery(contestContract.getContestDetail, params));
   void queryClient.prefetchQuery(apiQuery(contestContract.getContest, params));
-  void queryClient.prefetchQuery(apiQuery(contestContract.getContestScoreboardColumns, { ...params, query: {} }));
+  void queryClient.prefetchQuery(apiQuery(contestContract.getContestScoreboardColumns, { ...params, query: {} }, { parse: parseScoreboardColumns }));
 }
