@@ -1,7 +1,7 @@
 /**
  * `npm start` end to end: the real entry point with an embedded Postgres in a temporary data directory.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/local-services.ts';
+import { localSandboxEnv } from '../../services/api/src/judging/local-worker.ts';
 import { until } from '../support/until.ts';
 import {
   childEnv,
@@ -106,7 +107,7 @@ async function judgesASubmission(port: number, adminPassword: string): Promise<v
 
 /** Pids of the built-in judge workers of an OTOG data directory (by their cache directory). */
 function judgeWorkersOf(dataDir: string): number[] {
-  const marker = `OTOG_JUDGE_CACHE_DIR=${join(dataDir, 'judge-cache')}`;
+  const marker = `OTOG_JUDGE_CACHE_DIR=${localSandboxEnv(dataDir).OTOG_JUDGE_CACHE_DIR}`;
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .filter((entry) => {
@@ -117,6 +118,19 @@ function judgeWorkersOf(dataDir: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** Entries under `dir` (itself included) that a group or other user could read; links are not followed. */
+function readableByOthers(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (path: string) => {
+    const stats = lstatSync(path);
+    if (stats.isSymbolicLink()) return;
+    if (stats.mode & 0o044) found.push(`${path} (${(stats.mode & 0o777).toString(8)})`);
+    if (stats.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
+  };
+  visit(dir);
+  return found;
 }
 
 /** Stops with SIGTERM and checks that the exit was clean and no Postgres process of the data dir is left. */
@@ -180,6 +194,10 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     });
     expect(cli.stdout).toMatch(/schema is up to date/);
     await stopAndCheck(second, dataDir);
+    // Test data, statements (the seeded problems), the cluster, the password and the JWT secret: private.
+    expect(readdirSync(join(dataDir, 'objects')).length).toBeGreaterThan(0);
+    expect(existsSync(join(dataDir, 'secrets', 'jwt-secret'))).toBe(true);
+    expect(readableByOthers(dataDir)).toEqual([]);
   }, 180_000);
 
   it('Ctrl-C in a terminal (SIGINT to the whole process group) stops cleanly: Postgres goes last, nothing logs an error', async () => {

@@ -14,6 +14,7 @@ import { routeProcessWarnings } from '@otog/platform/log/process-warnings';
 import { listSlots } from '@otog/platform/runner/projection-slots';
 import { API_PREFIX, buildApp } from './app.ts';
 import { loadApiConfig, repoRoot, type Role } from './config.ts';
+import { ensurePrivateDataDir } from './local/data-dir.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
 import { startPlatformRuntime } from './platform-runtime.ts';
 import { startRealtime } from './realtime/gateway.ts';
@@ -31,6 +32,8 @@ import { seedSampleProblems } from './seed/seed-problems.ts';
 import type { ApiDependencies } from './http/settings.ts';
 
 const config = loadApiConfig();
+// What we create (data directory, objects, secrets, the judge worker's files) is private unless a mode says otherwise.
+process.umask(0o077);
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
 routeProcessWarnings(logger);
 const runs = (role: Role) => config.OTOG_ROLES.includes(role);
@@ -118,6 +121,7 @@ async function connectRedis(url: string): Promise<Redis> {
 
 async function start(): Promise<void> {
   logger.info({ roles: config.OTOG_ROLES }, 'starting');
+  ensurePrivateDataDir(config.OTOG_DATA_DIR);
   let databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) {
     const postgres = await startEmbeddedPostgres({ dataDir: config.OTOG_DATA_DIR, logger, ownsSignals: true });

@@ -20,6 +20,7 @@ import { arch, platform, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import pg from 'pg';
 import type { Logger } from '@otog/platform/log/logger';
+import { ensurePrivateDataDir } from './data-dir.ts';
 import { freePort } from './free-port.ts';
 import { ensurePostgresUser, isRoot, placeForPostgresUser, type UserIds } from './postgres-user.ts';
 import { isAlive, isPostmasterOf, parentOf, readPostmasterPid, waitForExit } from './postmaster.ts';
@@ -74,7 +75,7 @@ interface Placement {
 /** Creates the data directory; as root, puts the cluster and binaries where the postgres user can reach them. */
 async function prepare(dataDir: string, logger: Logger): Promise<Placement> {
   const binaries = await packagedBinaries();
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  ensurePrivateDataDir(dataDir);
   if (!isRoot) return { user: undefined, binaries, clusterDir: clusterDirOf(dataDir) };
   const user = ensurePostgresUser();
   const placed = placeForPostgresUser({ dataDir, clusterDir: clusterDirOf(dataDir), binDir: dirname(binaries.postgres), user, logger });
