@@ -67,6 +67,13 @@ function localAddressOf(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** Lines in a frame, with a blank line above and below. */
+function boxed(lines: string[]): string {
+  const width = Math.max(...lines.map((line) => line.length));
+  const rule = '─'.repeat(width + 2);
+  return `\n┌${rule}┐\n${lines.map((line) => `│ ${line.padEnd(width)} │\n`).join('')}└${rule}┘\n\n`;
+}
+
 /**
  * An empty database gets the first admin (its password printed once when generated) and the sample
  * problems of judge/samples; later starts change nothing.
@@ -74,8 +81,10 @@ function localAddressOf(host: string): string {
 async function seedFirstStart(api: ApiDependencies): Promise<void> {
   const admin = await seedAdmin(api, { username: config.OTOG_ADMIN_USERNAME, password: config.OTOG_ADMIN_PASSWORD });
   if (admin.created) {
-    const password = admin.generated ? `password: ${admin.password}   (shown only now; change it after signing in)` : 'password: from OTOG_ADMIN_PASSWORD';
-    process.stdout.write(`\nCreated the first admin. username: ${admin.username}   ${password}\n`);
+    // Printed, never logged: the one secret meant for the operator, boxed so it stands out among the logs.
+    const password = admin.generated ? admin.password : 'from OTOG_ADMIN_PASSWORD';
+    const note = admin.generated ? ['It is shown only now: change it after signing in.'] : [];
+    process.stdout.write(boxed(['Created the first admin.', `username: ${admin.username}   password: ${password}`, ...note]));
   }
   const actor = await findAccount(api.pool, { username: config.OTOG_ADMIN_USERNAME });
   const seeded = await seedSampleProblems(api, actor?.id ?? 1, join(repoRoot, 'judge/samples'));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { lineRelay } from '@otog/platform/log/pretty';
 import { repoRoot } from '../config.ts';
 import { LOCAL_WORKER } from './worker-tokens.ts';
 
@@ -78,9 +79,11 @@ export function startLocalWorker(options: {
     }
     child = worker;
     let stderr = '';
+    // Its JSON log lines read like ours on a terminal.
+    const relay = lineRelay(process.stderr, process.stderr.isTTY);
     worker.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4_000);
-      process.stderr.write(chunk);
+      relay(chunk);
     });
     worker.once('exit', (code, signal) => {
       child = undefined;
