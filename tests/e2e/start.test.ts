@@ -39,6 +39,8 @@ afterAll(async () => {
       const { pid } = postmasterOf(clusterDir);
       if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
     }
+    // The worker's test-data cache lives outside the data directory (the sandbox uids read it).
+    rmSync(localSandboxEnv(join(scratch, dir)).OTOG_JUDGE_CACHE_DIR!, { recursive: true, force: true });
   }
   rmSync(scratch, { recursive: true, force: true });
 }, 60_000);

@@ -10,11 +10,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/local-services.ts';
 import { until } from '../support/until.ts';
+import { localSandboxEnv } from '../../services/api/src/judging/local-worker.ts';
 import { childEnv, exited, root } from './otog-process.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'otog-tty-'));
 chmodSync(scratch, 0o755); // as root the postgres user walks through it
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  rmSync(localSandboxEnv(join(scratch, 'data')).OTOG_JUDGE_CACHE_DIR!, { recursive: true, force: true });
+});
 
 describe('npm start in a terminal', () => {
   it('logs readable lines, boxes the admin password and stops cleanly on Ctrl-C', async () => {
