@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addBoxFile, prepareSlotDirs, readBoxFile, resetBox, unmountBox, type BoxTmpfs, type SlotDirs } from './box.ts';
 import { runWithBwrap, type BwrapContext } from './bwrap-driver.ts';
@@ -113,7 +113,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         const file = readBoxFile(slotDirs.boxDir, name, maxBytes);
         if (file === null) return false;
         rmSync(destination, { force: true });
-        writeFileSync(destination, file.data, { mode: file.mode & 0o111 ? 0o755 : 0o644, flag: 'wx' });
+        const mode = file.mode & 0o111 ? 0o755 : 0o644;
+        writeFileSync(destination, file.data, { mode, flag: 'wx' });
+        chmodSync(destination, mode); // whatever the umask
         return true;
       },
       async readFile(name, maxBytes) {
