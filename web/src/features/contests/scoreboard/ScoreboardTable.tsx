@@ -71,7 +71,6 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
       id: 'name',
       header: 'ชื่อ',
       size: 180,
-      meta: { flexible: true },
       cell: ({ row, table }) => {
         const { userId, showName } = row.original;
         const meta = table.options.meta as TableMeta;
@@ -113,17 +112,25 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
           </span>
         ),
         size: 112,
-        meta: { flexible: true },
         cell: ({ row, table }) => <ScoreCell entry={row.original} problem={problem} column={index} meta={table.options.meta as TableMeta} />,
       }),
     ),
   ];
 }
 
-/** Fixed columns keep their width; the name and problem columns share what the box has left. */
-function columnStyle(size: number, meta: unknown): CSSProperties {
-  return (meta as { flexible?: boolean } | undefined)?.flexible ? { flex: `1 0 ${size}px` } : { flex: `0 0 ${size}px` };
+/** The column's class: the problem columns share one. */
+const columnClass = (id: string) => `sb-col-${id.startsWith('problem-') ? 'problem' : id}`;
+
+/**
+ * The columns' widths as variables on the table, read by each column's class: one style for the table, none
+ * per cell (setting styles on the cells of every new row was the costliest part of a scroll step).
+ */
+function widthVariables(columns: ReadonlyArray<{ id: string; getSize(): number }>): CSSProperties {
+  return Object.fromEntries(columns.map((column) => [`--sb-w-${columnClass(column.id).slice('sb-col-'.length)}`, `${column.getSize()}px`]));
 }
+
+/** Rows off the replay are keyed by their place on screen: a scroll step refills the rows it has instead of making new ones. */
+const ROW_SLOTS = 128;
 
 /** A row re-renders when what it shows changes; its row model is rebuilt on every scroll step, its data is not. */
 const sameRow = (a: RowProps, b: RowProps) =>
@@ -154,7 +161,7 @@ const BoardRowView = memo(function BoardRowView({
       data-rank={row.original.rank}
     >
       {row.getVisibleCells().map((cell) => (
-        <td key={cell.column.id} className={`sb-td sb-col-${cell.column.id.startsWith('problem-') ? 'problem' : cell.column.id}`} style={columnStyle(cell.column.getSize(), cell.column.columnDef.meta)}>
+        <td key={cell.column.id} className={`sb-td ${columnClass(cell.column.id)}`}>
           {flexRender(cell.column.columnDef.cell, cell.getContext())}
         </td>
       ))}
@@ -238,12 +245,12 @@ export function ScoreboardTable({
 
   return (
     <div className="sb-scroll" ref={scrollBox} tabIndex={0} role="region" aria-label="ตารางคะแนน (เลื่อนดูได้)">
-      <table className={animate ? 'table sb-table sb-table-animate' : 'table sb-table'} style={{ minWidth: width }} aria-label="ตารางคะแนน" aria-rowcount={rows.length + 1} aria-busy={busy || undefined}>
+      <table className={animate ? 'table sb-table sb-table-animate' : 'table sb-table'} style={{ minWidth: width, ...widthVariables(visibleColumns) }} aria-label="ตารางคะแนน" aria-rowcount={rows.length + 1} aria-busy={busy || undefined}>
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} aria-rowindex={1}>
               {group.headers.map((head) => (
-                <th key={head.id} scope="col" className={`sb-th sb-col-${head.column.id.startsWith('problem-') ? 'problem' : head.column.id}`} style={columnStyle(head.column.getSize(), head.column.columnDef.meta)}>
+                <th key={head.id} scope="col" className={`sb-th ${columnClass(head.column.id)}`}>
                   {flexRender(head.column.columnDef.header, head.getContext())}
                 </th>
               ))}
@@ -258,7 +265,8 @@ export function ScoreboardTable({
           ) : null}
           {items.map((item) => {
             const row = tableRows[item.index - first];
-            return row ? <BoardRowView key={row.id} row={row} index={item.index} start={item.start} isMe={row.original.userId === meId} meta={meta} compact={compact} /> : null;
+            // During the replay a row keeps its element as it changes rank, so it slides there.
+            return row ? <BoardRowView key={animate ? row.id : item.index % ROW_SLOTS} row={row} index={item.index} start={item.start} isMe={row.original.userId === meId} meta={meta} compact={compact} /> : null;
           })}
         </tbody>
       </table>
