@@ -43,7 +43,12 @@ function ScoreCell({ entry, problem, column, meta }: { entry: BoardRow; problem:
   const firstBlood = meta.firstBlood.get(problem.id) === entry.userId;
   return (
     <span className={`sb-cell sb-cell-${tone}${pending > 0 ? ' sb-cell-pending' : ''}`} data-problem-id={problem.id}>
-      {score ?? <span aria-label="ยังไม่ส่ง">-</span>}
+      {score ?? (
+        <>
+          <span aria-hidden>-</span>
+          <span className="sr-only">ยังไม่ส่ง</span>
+        </>
+      )}
       {pending > 0 ? (
         <span className="sb-pending">
           <span aria-hidden>? +{pending}</span>
@@ -118,15 +123,15 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
   ];
 }
 
-/** The column's class: the problem columns share one. */
-const columnClass = (id: string) => `sb-col-${id.startsWith('problem-') ? 'problem' : id}`;
+/** The problem columns share one class and one width. */
+const columnKind = (id: string) => (id.startsWith('problem-') ? 'problem' : id);
 
 /**
  * The columns' widths as variables on the table, read by each column's class: one style for the table, none
  * per cell (setting styles on the cells of every new row was the costliest part of a scroll step).
  */
 function widthVariables(columns: ReadonlyArray<{ id: string; getSize(): number }>): CSSProperties {
-  return Object.fromEntries(columns.map((column) => [`--sb-w-${columnClass(column.id).slice('sb-col-'.length)}`, `${column.getSize()}px`]));
+  return Object.fromEntries(columns.map((column) => [`--sb-w-${columnKind(column.id)}`, `${column.getSize()}px`]));
 }
 
 /** Rows off the replay are keyed by their place on screen: a scroll step refills the rows it has instead of making new ones. */
@@ -161,7 +166,7 @@ const BoardRowView = memo(function BoardRowView({
       data-rank={row.original.rank}
     >
       {row.getVisibleCells().map((cell) => (
-        <td key={cell.column.id} className={`sb-td ${columnClass(cell.column.id)}`}>
+        <td key={cell.column.id} className={`sb-td sb-col-${columnKind(cell.column.id)}`}>
           {flexRender(cell.column.columnDef.cell, cell.getContext())}
         </td>
       ))}
@@ -250,7 +255,7 @@ export function ScoreboardTable({
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} aria-rowindex={1}>
               {group.headers.map((head) => (
-                <th key={head.id} scope="col" className={`sb-th ${columnClass(head.column.id)}`}>
+                <th key={head.id} scope="col" className={`sb-th sb-col-${columnKind(head.column.id)}`}>
                   {flexRender(head.column.columnDef.header, head.getContext())}
                 </th>
               ))}
