@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { drain, type CgroupBackend, type RunCgroup } from './cgroups/index.ts';
+import { drain, killPids, type CgroupBackend, type RunCgroup } from './cgroups/index.ts';
 import { cpuBackstopSeconds, defaultTmpBytes, validateRequest } from './limits.ts';
 import { sandboxPrograms } from './requirements.ts';
 import type { Calibration, RunLimits, RunRequest, RunResult } from './types.ts';
 import { applyCalibration, decideStatus, splitExitStatus } from './verdict.ts';
 
-/** The fds the wrapper chain receives besides stdio. */
+/** The fds the runner receives besides stdio (it hands them on to bwrap). */
 const seccompFd = 3;
 const statusFd = 4;
 
@@ -28,41 +28,28 @@ export interface CommandInput {
   readonly request: RunRequest;
 }
 
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
 /**
- * The command chain of research/sandbox.md, as the arguments of /bin/sh:
- *   sh (joins the run's cgroups, then exec) → setpriv (the slot's uid, no groups, no_new_privs, killed
- *   when the judge dies)
- *   → prlimit (CPU backstop, file size = output limit, no core, unlimited stack, 256 fds)
+ * The arguments of the runner (infra/judge/runner.c), which is spawned as root:
+ *   runner: joins the run's cgroups, dies with the judge, reaps every process of the run; its child sets
+ *   the rlimits (CPU backstop, file size = output limit, no core, unlimited stack, 256 fds), drops all
+ *   groups, switches to the slot's uid/gid, sets no_new_privs and its parent-death signal, then execs
  *   → bwrap (every namespace, a new session, dies with its parent, read-only root: /usr and the few /etc
  *     files binaries need; private /proc, /dev, /tmp; the box at /box; an empty environment; seccomp).
  * The judge opens stdin/stdout/stderr and the BPF itself; nothing is opened inside the box for it.
  */
 export function bwrapCommand(input: CommandInput): string[] {
   const { limits, request } = input;
-  const join = input.procsFiles.map((file) => `echo $$ > ${shellQuote(file)}`).join(' && ');
   const env = { ...baseEnvironment, ...request.env };
+  const cpu = cpuBackstopSeconds(limits);
+  const fsize = Math.floor(limits.outputBytes);
   return [
-    '-c',
-    `${join} && exec "$@"`,
-    'sh',
-    sandboxPrograms.setpriv,
-    `--reuid=${input.uid}`,
-    `--regid=${input.uid}`,
-    '--clear-groups',
-    '--no-new-privs',
-    // If the judge dies, the outer bwrap dies with it, and the sandbox (--die-with-parent) with that.
-    '--pdeathsig=SIGKILL',
-    '--',
-    sandboxPrograms.prlimit,
-    `--cpu=${cpuBackstopSeconds(limits)}:${cpuBackstopSeconds(limits) + 1}`,
-    `--fsize=${Math.floor(limits.outputBytes)}`,
-    '--core=0',
-    '--stack=unlimited',
-    '--nofile=256',
+    ...input.procsFiles.flatMap((file) => ['--cgroup', file]),
+    '--uid', String(input.uid),
+    '--rlimit', `cpu=${cpu}:${cpu + 1}`,
+    '--rlimit', `fsize=${fsize}:${fsize}`,
+    '--rlimit', 'core=0:0',
+    '--rlimit', 'stack=unlimited:unlimited',
+    '--rlimit', 'nofile=256:256',
     '--',
     sandboxPrograms.bwrap,
     '--unshare-all',
@@ -100,6 +87,8 @@ export function bwrapCommand(input: CommandInput): string[] {
 export interface BwrapContext {
   readonly backend: CgroupBackend;
   readonly seccompBpf: string;
+  /** The built runner (tools.ts). */
+  readonly runner: string;
   calibration(): Calibration;
   readonly pollMs: number;
   /** Keeps track of background cgroup removals (rmdir retried on EBUSY). */
@@ -112,6 +101,9 @@ export interface SlotIdentity {
   readonly boxDir: string;
   readonly ioDir: string;
 }
+
+/** Processes of the run besides the program's own: the runner, the outer bwrap and bwrap's pid 1. */
+export const wrapperProcesses = 3;
 
 /** Memory the wrapper itself needs in the cgroup on top of the program's limit. */
 export function cgroupMemoryBytes(limits: Pick<RunLimits, 'memoryKiB'>, calibration: Calibration): number {
@@ -161,9 +153,9 @@ function sandboxError(request: RunRequest, stdoutFile: string, stderrFile: strin
 }
 
 /**
- * One run: create the cgroup, spawn the chain, poll CPU and arm the wall timer, kill on either, kill
- * whatever is left in the cgroup after the exit, read the counters, classify, and remove the cgroup in
- * the background (retrying while the host init has not reaped bwrap's pid-1 zombie).
+ * One run: create the cgroup, spawn the runner, poll CPU and arm the wall timer, kill on either, check
+ * that nothing of the run is left after the runner's exit, read the counters, classify, and remove the
+ * cgroup in the background.
  */
 export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, runName: string, request: RunRequest): Promise<RunResult> {
   validateRequest(request);
@@ -174,7 +166,7 @@ export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, ru
 
   let cgroup: RunCgroup;
   try {
-    cgroup = context.backend.create(runName, { memoryBytes: cgroupMemoryBytes(limits, calibration), pids: limits.processes + 2 });
+    cgroup = context.backend.create(runName, { memoryBytes: cgroupMemoryBytes(limits, calibration), pids: limits.processes + wrapperProcesses });
   } catch (error) {
     return sandboxError(request, stdoutFile, stderrFile, `cannot create the run's cgroup: ${(error as Error).message}`);
   }
@@ -189,7 +181,7 @@ export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, ru
     const args = bwrapCommand({ procsFiles: cgroup.procsFiles, uid: slot.uid, boxDir: slot.boxDir, limits, request });
 
     started = process.hrtime.bigint();
-    const child = spawn(sandboxPrograms.sh, args, {
+    const child = spawn(context.runner, args, {
       stdio: [fds[0]!, fds[1]!, fds[2]!, fds[3]!, 'pipe'],
       env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
     });
@@ -205,11 +197,19 @@ export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, ru
     });
 
     let killedFor: 'cpu' | 'wall' | null = null;
+    let backstop: NodeJS.Timeout | undefined;
     const kill = (reason: 'cpu' | 'wall') => {
       if (killedFor !== null) return;
       killedFor = reason;
-      child.kill('SIGKILL');
-      cgroup.killAll();
+      // The runner SIGKILLs bwrap (whose pid 1 takes the pid namespace down), reaps it all and exits; every
+      // other process of the run is SIGKILLed here at once too. The runner is spared so that it can reap:
+      // then nothing of the run is left when its exit is seen. If it does not exit, kill it and all.
+      child.kill('SIGTERM');
+      killPids(cgroup.pids().filter((pid) => pid !== child.pid));
+      backstop = setTimeout(() => {
+        child.kill('SIGKILL');
+        cgroup.killAll();
+      }, 2000);
     };
     const cpuBudgetNs = (limits.cpuMs + calibration.cpuMs) * 1e6;
     const poller = setInterval(() => {
@@ -228,8 +228,10 @@ export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, ru
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
     clearInterval(poller);
     clearTimeout(wallTimer);
+    clearTimeout(backstop);
 
-    // bwrap's pid namespace dies with its init; anything else of the run is killed here.
+    // The runner has reaped every process of the run before exiting; this checks it (and kills and waits
+    // for stragglers if the runner itself was killed).
     const drained = await drain(cgroup, 5000);
     await Promise.race([statusClosed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     statusStream.destroy();
@@ -244,7 +246,7 @@ export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, ru
     const raw = { cpuMs: stats.cpuNs / 1e6, memKiB: Math.max(0, stats.peakBytes - stats.fileCacheBytes) / 1024 };
     const measured = applyCalibration(raw, calibration);
     const { exitCode, signal } = exit.signal !== null ? { exitCode: null, signal: exit.signal } : splitExitStatus(exit.code ?? 0);
-    // bwrap reports "exit-code" once the program ran and ended; it is missing when the wrapper chain,
+    // bwrap reports "exit-code" once the program ran and ended; it is missing when the runner,
     // bwrap's own setup (mounts, namespaces) or the exec failed. ("child-pid" comes before the mounts, so
     // it proves nothing.) A run killed by the judge or the OOM killer may also lack it.
     const setupFailed = !statusText.includes('"exit-code"') && stats.oomKills === 0;

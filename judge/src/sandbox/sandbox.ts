@@ -87,6 +87,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       ? {
           backend,
           seccompBpf: tools.seccompBpf,
+          runner: tools.runner,
           calibration: () => calibration,
           pollMs,
           track(removal) {
@@ -184,7 +185,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
 /**
  * Runs the static empty program `runs` times (after 3 warm-ups) and takes the median raw CPU and memory:
- * the setup cost of sh, setpriv, prlimit and bwrap that the cgroup charges to every run. A failing run
+ * the setup cost of the runner and bwrap that the cgroup charges to every run. A failing run
  * here means the sandbox does not work on this machine: refuse to start with its detail.
  */
 export async function calibrate(slot: SandboxSlot, emptyProgram: string, runs: number): Promise<Calibration> {

@@ -58,6 +58,7 @@ export function createV1Backend(hierarchies: V1Hierarchies, parent: string): Cgr
       dirs,
       cpuUsageNs: () => readNumber(join(cpuacct, 'cpuacct.usage')),
       pids: () => readPids(procsFile),
+      taskCount: () => readNumber(join(pids, 'pids.current')),
       stats(): CgroupStats {
         const peakFile = hierarchies.swapAccounting ? 'memory.memsw.max_usage_in_bytes' : 'memory.max_usage_in_bytes';
         const stat = readKeyed(join(memory, 'memory.stat'));

@@ -75,6 +75,7 @@ export function createV2Backend(options: { root: string; parent: string }): Cgro
       dirs: [dir],
       cpuUsageNs: cpuNs,
       pids: () => readPids(procsFile),
+      taskCount: () => readNumber(join(dir, 'pids.current')),
       stats(): CgroupStats {
         const stat = readKeyed(join(dir, 'memory.stat'));
         const peakFile = existsSync(join(dir, 'memory.peak')) ? 'memory.peak' : 'memory.current';
