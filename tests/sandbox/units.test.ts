@@ -120,7 +120,7 @@ describe('startup checks', () => {
     const problems = checkRequirements(
       probe({
         uid: 1000,
-        missing: ['/usr/bin/bwrap', '/usr/bin/setpriv', '/usr/bin/prlimit', '/usr/include/seccomp.h'],
+        missing: ['/usr/bin/bwrap', '/usr/bin/prlimit', '/usr/include/seccomp.h'],
         files: { '/proc/sys/user/max_user_namespaces': '0\n', '/proc/sys/kernel/unprivileged_userns_clone': '0\n' },
         cgroups: { version: null, problems: ['cgroup v1 hierarchies missing: pids (/sys/fs/cgroup/pids)'] },
       }),
@@ -128,7 +128,6 @@ describe('startup checks', () => {
     expect(problems).toEqual([
       'the judge is not running as root (uid 1000): it needs root to create cgroups, mount the box tmpfs and switch to the slot uids',
       'bwrap is missing (/usr/bin/bwrap): apt-get install bubblewrap',
-      'setpriv is missing (/usr/bin/setpriv): apt-get install util-linux',
       'prlimit is missing (/usr/bin/prlimit): apt-get install util-linux',
       'the libseccomp headers are missing (/usr/include/seccomp.h): apt-get install libseccomp-dev (the seccomp filter is built at start)',
       'user namespaces are disabled (user.max_user_namespaces = 0): sysctl -w user.max_user_namespaces=15000',
