@@ -6,11 +6,11 @@
  * The command lines are the judge's own (bwrapCommand), edited only where a row says so.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bwrapCommand, wrapperProcesses } from '@otog/judge/sandbox/bwrap-driver';
+import { bwrapCommand, runnerArgs, runnerRequest, wrapperProcesses } from '@otog/judge/sandbox/bwrap-driver';
 import { backendFor, detectCgroups, type RunCgroup } from '@otog/judge/sandbox/cgroups/index';
 import { sandboxPrograms } from '@otog/judge/sandbox/requirements';
 import { createSandbox, type RunLimits } from '@otog/judge/sandbox/index';
@@ -64,16 +64,21 @@ const PAUSE_MS = 50;
 const FULL_CHAIN = 'full chain, no cgroup';
 const SLOT_RUN = 'slot.run (the judge)';
 
-/** Spawns and waits; the wall time from spawn() to the exit event. `fds`: seccomp filter at 3, a status pipe at 4. */
-async function timeSpawn(command: string, args: readonly string[], seccompBpf: string | undefined): Promise<number> {
+/**
+ * Spawns and waits; the wall time from spawn() to the exit event. `fds`: seccomp filter at 3, a status pipe
+ * at 4. `input` goes to the program's stdin (the runner's run).
+ */
+async function timeSpawn(command: string, args: readonly string[], seccompBpf: string | undefined, input?: Buffer): Promise<number> {
   const seccomp = seccompBpf ? openSync(seccompBpf, 'r') : undefined;
   try {
     const started = now();
     await new Promise<void>((resolve, reject) => {
+      const stdin = input === undefined ? 'ignore' : 'pipe';
       const child = spawn(command, args, {
-        stdio: seccomp === undefined ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'ignore', 'pipe', seccomp, 'pipe'],
+        stdio: seccomp === undefined ? [stdin, 'ignore', 'pipe'] : [stdin, 'ignore', 'pipe', seccomp, 'pipe'],
         env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
       });
+      child.stdin?.on('error', () => undefined).end(input);
       let stderr = '';
       child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       (child.stdio[4] as Readable | null)?.resume();
@@ -115,8 +120,9 @@ export async function profileSandboxRun(options: {
   copyFileSync(tools.emptyProgram, join(box, 'empty'));
   chmodSync(join(box, 'empty'), 0o755);
 
-  // The judge's command line (the runner's arguments, what slot.run spawns) for this box, without the cgroup join.
-  const chain = bwrapCommand({ procsFiles: [], uid: options.chainUid, boxDir: box, limits, request: { argv: ['./empty'], limits } });
+  // The judge's run for the runner (what slot.run sends it) for this box; the runner's errors go to runnerErr.
+  const chain = bwrapCommand({ uid: options.chainUid, boxDir: box, limits, request: { argv: ['./empty'], limits } });
+  const runnerErr = join(options.workDir, 'runner.err');
   const bwrapAt = chain.indexOf(sandboxPrograms.bwrap);
   const bwrapArgs = chain.slice(bwrapAt + 1);
 
@@ -143,9 +149,17 @@ export async function profileSandboxRun(options: {
   await slot.addFile('empty', { path: tools.emptyProgram }, { executable: true });
 
   const empty = join(box, 'empty');
-  const runner = (args: readonly string[]) => timeSpawn(tools.runner, args, tools.seccompBpf);
-  /** The judge's command line with the join of fresh run cgroups (what slot.run spawns). */
-  const joining = (cgroup: RunCgroup) => bwrapCommand({ procsFiles: cgroup.procsFiles, uid: options.chainUid, boxDir: box, limits, request: { argv: ['./empty'], limits } });
+  /** The runner, given `procsFiles` to join and `words` as its run. */
+  const runRunner = async (procsFiles: readonly string[], words: readonly string[], seccomp = true) => {
+    const request = runnerRequest({ stdin: '/dev/null', stdout: '/dev/null', stderr: runnerErr }, words);
+    try {
+      return await timeSpawn(tools.runner, runnerArgs(procsFiles), seccomp ? tools.seccompBpf : undefined, request);
+    } catch (error) {
+      throw new Error(`${(error as Error).message} ${readFileSync(runnerErr, 'utf8').trim().slice(0, 300)}`, { cause: error });
+    }
+  };
+  const runner = (words: readonly string[]) => runRunner([], words);
+
   /** Creates fresh run cgroups as the judge does, runs `use`, removes them in the background; the time includes the creation. */
   const inFreshCgroup = async (prefix: string, use: (cgroup: RunCgroup) => Promise<unknown>): Promise<number> => {
     const started = now();
@@ -166,7 +180,7 @@ export async function profileSandboxRun(options: {
   };
   /** The runner's own part of a command line (cgroups, uid, rlimits), then `--` and the empty program instead of bwrap. */
   const runnerOnly = (args: readonly string[]) => [...args.slice(0, args.indexOf(sandboxPrograms.bwrap)), empty];
-  const joinOnly = () => inFreshCgroup('j', (cgroup) => timeSpawn(tools.runner, runnerOnly(joining(cgroup)), undefined));
+  const joinOnly = () => inFreshCgroup('j', (cgroup) => runRunner(cgroup.procsFiles, runnerOnly(chain), false));
   const ablation = (step: string, what: string, args: readonly string[]): Variant => ({ step, what, kind: 'ablation', reference: FULL_CHAIN, run: () => runner(args) });
 
   const variants: Variant[] = [
@@ -175,7 +189,7 @@ export async function profileSandboxRun(options: {
       step: '+ runner',
       what: 'runner → program: the judge\'s uid and rlimits, no cgroup, no bwrap (the runner forks, the child execs, the runner reaps)',
       kind: 'chain',
-      run: () => timeSpawn(tools.runner, runnerOnly(chain), undefined),
+      run: () => runRunner([], runnerOnly(chain), false),
     },
     {
       step: 'bwrap alone, minimal',
@@ -202,7 +216,7 @@ export async function profileSandboxRun(options: {
       before: 'pause',
       run: () =>
         inFreshCgroup('p', async (cgroup) => {
-          await runner(joining(cgroup));
+          await runRunner(cgroup.procsFiles, chain);
           cgroup.stats();
         }),
     },

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bwrapCommand, cgroupMemoryBytes } from '@otog/judge/sandbox/bwrap-driver';
+import { bwrapCommand, cgroupMemoryBytes, runnerArgs, runnerRequest } from '@otog/judge/sandbox/bwrap-driver';
 import { detectCgroups } from '@otog/judge/sandbox/cgroups/detect';
 import {
   applyCalibration,
@@ -211,19 +211,23 @@ describe('unsafe mode', () => {
 
 describe('wrapper command', () => {
   const command = bwrapCommand({
-    procsFiles: ['/sys/fs/cgroup/memory/j/r/cgroup.procs', '/sys/fs/cgroup/pids/j/r/cgroup.procs'],
     uid: 60100,
     boxDir: '/var/lib/otog/slot-0/box',
     limits: { ...limits, tmpBytes: 1 << 20 },
     request: { argv: ['./main', 'x'], limits, readOnlyBinds: [{ source: '/data/checker', target: '/opt/checker' }], env: { A: 'b' } },
   });
 
-  it('has the runner join the cgroups, set the rlimits and the slot uid, then start bwrap', () => {
-    expect(command.slice(0, 4)).toEqual(['--cgroup', '/sys/fs/cgroup/memory/j/r/cgroup.procs', '--cgroup', '/sys/fs/cgroup/pids/j/r/cgroup.procs']);
+  it('has the runner join the cgroups, then take the stdio files, rlimits, slot uid and bwrap as the run', () => {
+    expect(runnerArgs(['/sys/fs/cgroup/memory/j/r/cgroup.procs', '/sys/fs/cgroup/pids/j/r/cgroup.procs'])).toEqual([
+      '--cgroup', '/sys/fs/cgroup/memory/j/r/cgroup.procs', '--cgroup', '/sys/fs/cgroup/pids/j/r/cgroup.procs',
+    ]);
     const pairs = command.slice(0, command.indexOf('--')).map((arg, index, all) => `${arg} ${all[index + 1]}`);
     expect(pairs).toEqual(expect.arrayContaining(['--uid 60100', '--rlimit cpu=2:3', '--rlimit fsize=1000:1000', '--rlimit core=0:0']));
     expect(pairs).toEqual(expect.arrayContaining(['--rlimit stack=unlimited:unlimited', '--rlimit nofile=256:256']));
     expect(command[command.indexOf('--') + 1]).toBe('/usr/bin/bwrap');
+    const request = runnerRequest({ stdin: '/in', stdout: '/out', stderr: '/err' }, ['--uid', '60100', '--', '/usr/bin/bwrap', 'a b']);
+    expect(request.toString()).toBe('--stdin\0/in\0--stdout\0/out\0--stderr\0/err\0--uid\x0060100\0--\0/usr/bin/bwrap\0a b\0');
+    expect(() => runnerRequest({ stdin: '/in', stdout: '/out', stderr: '/err' }, ['x\0y'])).toThrow(/NUL/);
   });
 
   it('isolates: every namespace, new session, dies with the parent, read-only root, private /tmp, seccomp', () => {

@@ -36,6 +36,8 @@ export interface RunCgroup {
    */
   taskCount(): number;
   stats(): CgroupStats;
+  /** Writes the memory and process limits (once, before the run starts; create() may do it already). */
+  limit(limits: CgroupLimits): void;
   /** SIGKILLs everything in the cgroup (v2: cgroup.kill). */
   killAll(): void;
   /** rmdir, retrying on EBUSY (a zombie not yet reaped by the host's init keeps the cgroup busy). */
@@ -48,7 +50,8 @@ export interface CgroupBackend {
   readonly description: string;
   /** Creates the judge's parent cgroup(s), enables controllers, removes run cgroups left by a crash. */
   setup(): Promise<void>;
-  create(name: string, limits: CgroupLimits): RunCgroup;
+  /** Creates a run's cgroup(s), with their limits when given (else call limit() before the run). */
+  create(name: string, limits?: CgroupLimits): RunCgroup;
   /** Removes the parent cgroup(s) once the run cgroups are gone. */
   teardown(): Promise<void>;
 }

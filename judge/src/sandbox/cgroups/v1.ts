@@ -70,6 +70,15 @@ export function createV1Backend(hierarchies: V1Hierarchies, parent: string): Cgr
           pidsMaxEvents: readKeyed(join(pids, 'pids.events')).get('max') ?? 0,
         };
       },
+      limit(limits: CgroupLimits) {
+        const bytes = String(Math.floor(limits.memoryBytes));
+        // memsw must stay >= the memory limit: set the memory limit first (both start unlimited).
+        writeText(join(memory, 'memory.limit_in_bytes'), bytes);
+        if (hierarchies.swapAccounting && existsSync(join(memory, 'memory.memsw.limit_in_bytes'))) {
+          writeText(join(memory, 'memory.memsw.limit_in_bytes'), bytes);
+        }
+        writeText(join(pids, 'pids.max'), String(Math.floor(limits.pids)));
+      },
       killAll: () => killPids(readPids(procsFile)),
       async remove() {
         // Kill stragglers (also those only in the memory or cpuacct hierarchy), then rmdir each.
@@ -90,18 +99,11 @@ export function createV1Backend(hierarchies: V1Hierarchies, parent: string): Cgr
       const stale = new Set(allParents.flatMap(childCgroups));
       await Promise.all([...stale].map((name) => open(name).remove()));
     },
-    create(name: string, limits: CgroupLimits): RunCgroup {
+    create(name: string, limits?: CgroupLimits): RunCgroup {
       assertCgroupName(name);
       const cgroup = open(name);
       for (const dir of cgroup.dirs) mkdirSync(dir);
-      const [memory, pids] = cgroup.dirs as [string, string, string];
-      const bytes = String(Math.floor(limits.memoryBytes));
-      // memsw must stay >= the memory limit: set the memory limit first (both start unlimited).
-      writeText(join(memory, 'memory.limit_in_bytes'), bytes);
-      if (hierarchies.swapAccounting && existsSync(join(memory, 'memory.memsw.limit_in_bytes'))) {
-        writeText(join(memory, 'memory.memsw.limit_in_bytes'), bytes);
-      }
-      writeText(join(pids, 'pids.max'), String(Math.floor(limits.pids)));
+      if (limits) cgroup.limit(limits);
       return cgroup;
     },
     async teardown() {

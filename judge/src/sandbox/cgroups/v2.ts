@@ -87,6 +87,12 @@ export function createV2Backend(options: { root: string; parent: string }): Cgro
           pidsMaxEvents: readKeyed(join(dir, 'pids.events')).get('max') ?? 0,
         };
       },
+      limit(limits: CgroupLimits) {
+        writeText(join(dir, 'memory.max'), String(Math.floor(limits.memoryBytes)));
+        if (swapFile) writeText(join(dir, 'memory.swap.max'), '0');
+        if (oomGroup) writeText(join(dir, 'memory.oom.group'), '1');
+        writeText(join(dir, 'pids.max'), String(Math.floor(limits.pids)));
+      },
       killAll() {
         if (killFile) {
           try {
@@ -129,15 +135,11 @@ export function createV2Backend(options: { root: string; parent: string }): Cgro
       killFile = existsSync(join(parentDir, 'cgroup.kill'));
       await Promise.all(childCgroups(parentDir).map((name) => open(name).remove()));
     },
-    create(name: string, limits: CgroupLimits): RunCgroup {
+    create(name: string, limits?: CgroupLimits): RunCgroup {
       assertCgroupName(name);
       const cgroup = open(name);
-      const dir = cgroup.dirs[0]!;
-      mkdirSync(dir);
-      writeText(join(dir, 'memory.max'), String(Math.floor(limits.memoryBytes)));
-      if (swapFile) writeText(join(dir, 'memory.swap.max'), '0');
-      if (oomGroup) writeText(join(dir, 'memory.oom.group'), '1');
-      writeText(join(dir, 'pids.max'), String(Math.floor(limits.pids)));
+      mkdirSync(cgroup.dirs[0]!);
+      if (limits) cgroup.limit(limits);
       return cgroup;
     },
     async teardown() {
