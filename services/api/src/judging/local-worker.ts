@@ -39,7 +39,7 @@ export function startLocalWorker(options: {
   token: string;
   dataDir: string;
   slots: number;
-  /** The worker finds setpriv, prlimit and bwrap on it. */
+  /** The worker finds prlimit and bwrap on it. */
   path: string;
   logger: Logger;
   /** Extra variables for the worker (OTOG_SANDBOX=unsafe for development machines without a sandbox). */
