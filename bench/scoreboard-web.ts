@@ -14,7 +14,7 @@ import type { NewEvent } from '@otog/platform/eventstore/event-store';
 import { chromiumMissing, jsFileOf, launchBrowser, mainThreadSplit, WEB_DIST, type JsFile, type MainThreadSplit } from './lib/browser.ts';
 import type { BenchContext } from './lib/context.ts';
 import { CPP_SOURCE, startBenchApiStack, type BenchApiStack } from './lib/api-stack.ts';
-import { verdictEvent } from './lib/contest-verdicts.ts';
+import { runningContestEvents, verdictEvent } from './lib/contest-verdicts.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
 import { int, ms, summarize } from './lib/stats.ts';
 
@@ -74,31 +74,9 @@ async function seedContest(stack: BenchApiStack, contestants: number): Promise<{
   const contestId = Number(await pool.oneFirst(sql.unsafe`SELECT nextval('contest_ids'::regclass)::int`));
   const start = Date.now() - 2 * HOUR;
   const scope = `contest:${contestId}`;
-  const meta = { actor: admin.id };
   await stack.runtime.store.append(
     `contest-${contestId}`,
-    [
-      {
-        type: 'ContestCreated',
-        scope,
-        occurredAt: new Date(start - HOUR).toISOString(),
-        meta,
-        data: {
-          contestId,
-          settings: {
-            name: 'Bench scoreboard',
-            mode: 'unrated',
-            gradingMode: 'classic',
-            scoreboardPolicy: 'DURING_CONTEST',
-            timeStart: new Date(start).toISOString(),
-            timeEnd: new Date(Date.now() + 20 * HOUR).toISOString(),
-            announce: null,
-            freezeAt: null,
-          },
-        },
-      },
-      { type: 'ContestProblemsAdded', scope, occurredAt: new Date(start - HOUR).toISOString(), meta, data: { contestId, problemIds } },
-    ],
+    runningContestEvents({ contestId, name: 'Bench scoreboard', start, actor: admin.id, problemIds }),
     { expectedVersion: 'none' },
   );
   const total = ids.length * SUBMISSIONS_EACH;

@@ -7,7 +7,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { contestContract, parseScoreboardColumns } from '@otog/schemas/api/contest';
+import { contestContract } from '@otog/schemas/api/contest';
 import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Dialog } from '../../../components/ui/Dialog.tsx';
@@ -23,6 +23,7 @@ import { useSession } from '../../../lib/session.tsx';
 import { useDebounced } from '../../../lib/use-debounced.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { contestPhase } from '../phase.ts';
+import { boardQuery, boardsOf } from './board-query.ts';
 import { boardRowsOf, parseContestId, policyMessage, REPLAY_STEPS, replayMoment, replayStepAtOrBefore, type BoardProblem, type BoardRow } from './board.ts';
 import { PrizeTable } from './PrizeTable.tsx';
 import { ReplayControl } from './ReplayControl.tsx';
@@ -67,7 +68,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
 
   const watched = useWatch({ contestId });
   const board = useQuery({
-    ...apiQuery(contestContract.getContestScoreboardColumns, { params: { contestId }, query: replayAt ? { at: replayAt, judged: 'then' } : {} }, { parse: parseScoreboardColumns }),
+    ...boardQuery(contestId, replayAt),
     // The replay keeps showing the last board while the next moment loads.
     placeholderData: keepPreviousData,
     // Every row is rebuilt from the columns anyway: comparing 10,000 rows with the last answer buys nothing.
@@ -84,7 +85,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
 
   useRealtimeEvent(REALTIME_EVENTS.scoreboard, (notice: unknown) => {
     if ((notice as { id?: unknown } | null)?.id !== contestId) return;
-    void queryClient.invalidateQueries({ queryKey: apiKey(contestContract.getContestScoreboardColumns, { params: { contestId } }).slice(0, 3) });
+    void queryClient.invalidateQueries({ queryKey: boardsOf(contestId) });
     void queryClient.invalidateQueries({ queryKey: apiKey(contestContract.getContestPrize, { params: { contestId } }).slice(0, 3) });
   });
 
@@ -107,7 +108,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
     onSuccess: () => {
       toast.success('เปิดเผยกระดานคะแนนแล้ว');
       setConfirmReveal(false);
-      void queryClient.invalidateQueries({ queryKey: apiKey(contestContract.getContestScoreboardColumns, { params: { contestId } }).slice(0, 3) });
+      void queryClient.invalidateQueries({ queryKey: boardsOf(contestId) });
     },
     onError: (error) => toast.error(errorMessage(error)),
   });

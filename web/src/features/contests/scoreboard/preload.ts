@@ -4,15 +4,16 @@
  * contest section → contest layout → its data → scoreboard chunk → board).
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { contestContract, parseScoreboardColumns } from '@otog/schemas/api/contest';
+import { contestContract } from '@otog/schemas/api/contest';
 import { apiQuery } from '../../../lib/query.ts';
+import { boardQuery } from './board-query.ts';
 
 export function preloadScoreboard(queryClient: QueryClient, contestId: number): void {
   const params = { params: { contestId } };
   void import('../ContestLayout.tsx');
   void import('./ScoreboardPage.tsx');
-  // The same keys the pages read (the live board has an empty query), so they find the answers waiting.
+  // The same keys the pages read, so they find the answers waiting.
   void queryClient.prefetchQuery(apiQuery(contestContract.getContestDetail, params));
   void queryClient.prefetchQuery(apiQuery(contestContract.getContest, params));
-  void queryClient.prefetchQuery(apiQuery(contestContract.getContestScoreboardColumns, { ...params, query: {} }, { parse: parseScoreboardColumns }));
+  void queryClient.prefetchQuery(boardQuery(contestId));
 }
