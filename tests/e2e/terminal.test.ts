@@ -22,8 +22,10 @@ afterAll(() => {
 
 describe('npm start in a terminal', () => {
   it('logs readable lines, boxes the admin password and stops cleanly on Ctrl-C', async () => {
-    const env = childEnv({ OTOG_DATA_DIR: join(scratch, 'data'), PORT: String(await freePort()), LOG_LEVEL: 'info' });
-    const child = spawn('script', ['-qefc', 'node services/api/src/main.ts', '/dev/null'], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = childEnv({ OTOG_DATA_DIR: join(scratch, 'data'), PORT: String(await freePort()), LOG_LEVEL: 'info', SHELL: '/bin/sh' });
+    // script runs the command with $SHELL -c; dash (/bin/sh, the usual shell where SHELL is unset, as in CI)
+    // would stay as the parent and die of the Ctrl-C itself (exit 130) whatever OTOG does: `exec`, as npm start.
+    const child = spawn('script', ['-qefc', 'exec node services/api/src/main.ts', '/dev/null'], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
