@@ -29,7 +29,7 @@ import type { BenchContext } from './lib/context.ts';
 import type { LoadResult } from './lib/api-load.ts';
 import { CPP_SOURCE, postgresCpuBetween, startBenchApiStack, type BenchApiStack, type BenchUser } from './lib/api-stack.ts';
 import { measure, type Cost } from './lib/load-cost.ts';
-import { startVerdictStream, verdictEvent, type PendingVerdict, type ProbeSample, type ProbeUser, type VerdictStreamResult } from './lib/contest-verdicts.ts';
+import { runningContestEvents, startVerdictStream, verdictEvent, type PendingVerdict, type ProbeSample, type ProbeUser, type VerdictStreamResult } from './lib/contest-verdicts.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
 import { benchStopping } from './lib/services.ts';
 import { int, ms, now, progressPrinter, seconds, summarize } from './lib/stats.ts';
@@ -196,28 +196,7 @@ export async function benchContests(context: BenchContext): Promise<BenchResult>
     const scope = `contest:${contestId}`;
     await stack.runtime.store.append(
       `contest-${contestId}`,
-      [
-        {
-          type: 'ContestCreated',
-          scope,
-          occurredAt: new Date(start - HOUR).toISOString(),
-          meta: { actor: admin.id },
-          data: {
-            contestId,
-            settings: {
-              name: 'Bench contest',
-              mode: 'unrated',
-              gradingMode: 'classic',
-              scoreboardPolicy: 'DURING_CONTEST',
-              timeStart: new Date(start).toISOString(),
-              timeEnd: new Date(Date.now() + 20 * HOUR).toISOString(),
-              announce: null,
-              freezeAt: null,
-            },
-          },
-        },
-        { type: 'ContestProblemsAdded', scope, occurredAt: new Date(start - HOUR).toISOString(), meta: { actor: admin.id }, data: { contestId, problemIds } },
-      ],
+      runningContestEvents({ contestId, name: 'Bench contest', start, actor: admin.id, problemIds }),
       { expectedVersion: 'none' },
     );
     seeding.push([`${PROBLEMS} problems (details, judging limits, shown) and the contest (classic grading, running, no freeze)`, '', now() - t]);

@@ -131,7 +131,7 @@ function report(result: OverheadBenchResult, profile: SandboxProfile, run: { rou
     title: TITLE,
     method: [
       '`runSandboxOverheadBench` (judge/src/sandbox/overhead-bench.ts): the static empty program (infra/judge/empty.c) ' +
-        'spawned directly from Node vs run with `slot.run` in a bwrap slot (run cgroups, sh → setpriv → prlimit → bwrap, ' +
+        'spawned directly from Node vs run with `slot.run` in a bwrap slot (run cgroups, runner → bwrap, ' +
         'waiting, counters; the cgroup removal in the background as in the judge). Direct and sandboxed runs alternate in ' +
         `${run.rounds} rounds of ${run.runsPerRound}; medians of ${samples}. The extra is the difference of the medians.`,
       'Compile: the languages table\'s C++ command on an a+b source, inside the sandbox with `compile()` (fresh box, compile ' +

@@ -11,10 +11,10 @@ import { insertAccount } from '@otog/api/modules/users/accounts';
 import { hashPassword } from '@otog/api/modules/auth/passwords';
 import { sql } from '@otog/platform/db/pool';
 import type { NewEvent } from '@otog/platform/eventstore/event-store';
-import { chromiumMissing, jsFileOf, launchBrowser, WEB_DIST, type JsFile } from './lib/browser.ts';
+import { chromiumMissing, jsFileOf, launchBrowser, mainThreadSplit, WEB_DIST, type JsFile, type MainThreadSplit } from './lib/browser.ts';
 import type { BenchContext } from './lib/context.ts';
 import { CPP_SOURCE, startBenchApiStack, type BenchApiStack } from './lib/api-stack.ts';
-import { verdictEvent } from './lib/contest-verdicts.ts';
+import { runningContestEvents, verdictEvent } from './lib/contest-verdicts.ts';
 import type { BenchResult, Figure, Table } from './lib/report.ts';
 import { int, ms, summarize } from './lib/stats.ts';
 
@@ -52,6 +52,7 @@ async function jsUntil(page: Page, go: () => Promise<void>): Promise<{ initial: 
   return { initial, later };
 }
 
+const splitText = (split: MainThreadSplit) => `${ms(split.script)} / ${ms(split.style)} / ${ms(split.layout)} / ${ms(split.task)} ms`;
 const kb = (files: readonly JsFile[]) => files.reduce((sum, file) => sum + file.gzip, 0) / 1024;
 
 async function seedContest(stack: BenchApiStack, contestants: number): Promise<{ contestId: number; viewer: { id: number; token: string }; problemIds: number[]; nextSubmission: () => Promise<number> }> {
@@ -73,31 +74,9 @@ async function seedContest(stack: BenchApiStack, contestants: number): Promise<{
   const contestId = Number(await pool.oneFirst(sql.unsafe`SELECT nextval('contest_ids'::regclass)::int`));
   const start = Date.now() - 2 * HOUR;
   const scope = `contest:${contestId}`;
-  const meta = { actor: admin.id };
   await stack.runtime.store.append(
     `contest-${contestId}`,
-    [
-      {
-        type: 'ContestCreated',
-        scope,
-        occurredAt: new Date(start - HOUR).toISOString(),
-        meta,
-        data: {
-          contestId,
-          settings: {
-            name: 'Bench scoreboard',
-            mode: 'unrated',
-            gradingMode: 'classic',
-            scoreboardPolicy: 'DURING_CONTEST',
-            timeStart: new Date(start).toISOString(),
-            timeEnd: new Date(Date.now() + 20 * HOUR).toISOString(),
-            announce: null,
-            freezeAt: null,
-          },
-        },
-      },
-      { type: 'ContestProblemsAdded', scope, occurredAt: new Date(start - HOUR).toISOString(), meta, data: { contestId, problemIds } },
-    ],
+    runningContestEvents({ contestId, name: 'Bench scoreboard', start, actor: admin.id, problemIds }),
     { expectedVersion: 'none' },
   );
   const total = ids.length * SUBMISSIONS_EACH;
@@ -208,10 +187,12 @@ export async function benchScoreboardWeb(context: BenchContext): Promise<BenchRe
       requestAnimationFrame(tick);
     })()`);
     const scrollSteps = 120;
-    for (let i = 0; i < scrollSteps; i++) {
-      await page.mouse.wheel(0, 2_400);
-      await page.waitForTimeout(16);
-    }
+    const scrollSplit = await mainThreadSplit(page, async () => {
+      for (let i = 0; i < scrollSteps; i++) {
+        await page.mouse.wheel(0, 2_400);
+        await page.waitForTimeout(16);
+      }
+    });
     const frames = await page.evaluate<number[]>('window.__frames.slice(1)');
     const scrolledTo = await page.evaluate<number>("document.querySelector('.sb-scroll').scrollTop");
     const lastRank = await page.locator('tr.sb-row').last().getAttribute('data-rank');
@@ -282,8 +263,8 @@ export async function benchScoreboardWeb(context: BenchContext): Promise<BenchRe
     };
     const scrollTable: Table = {
       title: `Scrolling: ${scrollSteps} wheel steps of 2,400 px inside the board's box`,
-      header: ['rows in the DOM', 'scrolled to', 'last rank in the DOM', 'frames', 'frame p50', 'frame p95', 'max', 'frames > 50 ms'],
-      rows: [[int(rowsInDom), `${int(scrolledTo)} px`, lastRank ?? '?', int(frames.length), `${ms(summarize(sortedFrames).p50)} ms`, `${ms(p95)} ms`, `${ms(summarize(sortedFrames).max)} ms`, int(longFrames)]],
+      header: ['rows in the DOM', 'scrolled to', 'last rank in the DOM', 'frames', 'frame p50', 'frame p95', 'max', 'frames > 50 ms', 'main thread: script / style / layout / all tasks'],
+      rows: [[int(rowsInDom), `${int(scrolledTo)} px`, lastRank ?? '?', int(frames.length), `${ms(summarize(sortedFrames).p50)} ms`, `${ms(p95)} ms`, `${ms(summarize(sortedFrames).max)} ms`, int(longFrames), splitText(scrollSplit)]],
     };
     return {
       id: 'scoreboard-web',

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { BenchResult } from './report.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,4 +35,27 @@ export function jsFileOf(pathname: string): JsFile {
   const file = join(WEB_DIST, pathname);
   const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
   return { name: pathname, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+export interface MainThreadSplit {
+  readonly task: number;
+  readonly script: number;
+  readonly style: number;
+  readonly layout: number;
+}
+
+/** Main-thread milliseconds `run` cost the page, split as Chromium counts them (Performance.getMetrics). */
+export async function mainThreadSplit(page: Page, run: () => Promise<void>): Promise<MainThreadSplit> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const read = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const value = (name: string) => (metrics.find((metric) => metric.name === name)?.value ?? 0) * 1000;
+    return { task: value('TaskDuration'), script: value('ScriptDuration'), style: value('RecalcStyleDuration'), layout: value('LayoutDuration') };
+  };
+  const before = await read();
+  await run();
+  const after = await read();
+  await cdp.detach();
+  return { task: after.task - before.task, script: after.script - before.script, style: after.style - before.style, layout: after.layout - before.layout };
 }

@@ -1,16 +1,16 @@
 /**
  * Where a sandboxed run's time goes: the judge's wrapper chain (bwrapCommand of
- * judge/src/sandbox/bwrap-driver.ts: sh → setpriv → prlimit → bwrap → program) built up one layer at a
- * time, then ablations of single bwrap options, each spawning the static empty program. The variants are
+ * judge/src/sandbox/bwrap-driver.ts: runner (infra/judge/runner.c) → bwrap → program) built up one layer
+ * at a time, then ablations of single bwrap options, each spawning the static empty program. The variants are
  * interleaved (one run of each per round) so a change of load hits them all alike; medians per variant.
  * The command lines are the judge's own (bwrapCommand), edited only where a row says so.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bwrapCommand } from '@otog/judge/sandbox/bwrap-driver';
+import { bwrapCommand, runnerArgs, runnerRequest, wrapperProcesses } from '@otog/judge/sandbox/bwrap-driver';
 import { backendFor, detectCgroups, type RunCgroup } from '@otog/judge/sandbox/cgroups/index';
 import { sandboxPrograms } from '@otog/judge/sandbox/requirements';
 import { createSandbox, type RunLimits } from '@otog/judge/sandbox/index';
@@ -64,16 +64,21 @@ const PAUSE_MS = 50;
 const FULL_CHAIN = 'full chain, no cgroup';
 const SLOT_RUN = 'slot.run (the judge)';
 
-/** Spawns and waits; the wall time from spawn() to the exit event. `fds`: seccomp filter at 3, a status pipe at 4. */
-async function timeSpawn(command: string, args: readonly string[], seccompBpf: string | undefined): Promise<number> {
+/**
+ * Spawns and waits; the wall time from spawn() to the exit event. `fds`: seccomp filter at 3, a status pipe
+ * at 4. `input` goes to the program's stdin (the runner's run).
+ */
+async function timeSpawn(command: string, args: readonly string[], seccompBpf: string | undefined, input?: Buffer): Promise<number> {
   const seccomp = seccompBpf ? openSync(seccompBpf, 'r') : undefined;
   try {
     const started = now();
     await new Promise<void>((resolve, reject) => {
+      const stdin = input === undefined ? 'ignore' : 'pipe';
       const child = spawn(command, args, {
-        stdio: seccomp === undefined ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'ignore', 'pipe', seccomp, 'pipe'],
+        stdio: seccomp === undefined ? [stdin, 'ignore', 'pipe'] : [stdin, 'ignore', 'pipe', seccomp, 'pipe'],
         env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
       });
+      child.stdin?.on('error', () => undefined).end(input);
       let stderr = '';
       child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       (child.stdio[4] as Readable | null)?.resume();
@@ -115,9 +120,9 @@ export async function profileSandboxRun(options: {
   copyFileSync(tools.emptyProgram, join(box, 'empty'));
   chmodSync(join(box, 'empty'), 0o755);
 
-  // The judge's command line (what slot.run spawns) for this box, without the cgroup join.
-  const chain = bwrapCommand({ procsFiles: [], uid: options.chainUid, boxDir: box, limits, request: { argv: ['./empty'], limits } });
-  chain[1] = 'exec "$@"';
+  // The judge's run for the runner (what slot.run sends it) for this box; the runner's errors go to runnerErr.
+  const chain = bwrapCommand({ uid: options.chainUid, boxDir: box, limits, request: { argv: ['./empty'], limits } });
+  const runnerErr = join(options.workDir, 'runner.err');
   const bwrapAt = chain.indexOf(sandboxPrograms.bwrap);
   const bwrapArgs = chain.slice(bwrapAt + 1);
 
@@ -144,13 +149,21 @@ export async function profileSandboxRun(options: {
   await slot.addFile('empty', { path: tools.emptyProgram }, { executable: true });
 
   const empty = join(box, 'empty');
-  const shell = (args: readonly string[]) => timeSpawn(sandboxPrograms.sh, args, tools.seccompBpf);
-  /** The judge's command line with the join of fresh run cgroups (what slot.run spawns). */
-  const joining = (cgroup: RunCgroup) => bwrapCommand({ procsFiles: cgroup.procsFiles, uid: options.chainUid, boxDir: box, limits, request: { argv: ['./empty'], limits } });
+  /** The runner, given `procsFiles` to join and `words` as its run. */
+  const runRunner = async (procsFiles: readonly string[], words: readonly string[], seccomp = true) => {
+    const request = runnerRequest({ stdin: '/dev/null', stdout: '/dev/null', stderr: runnerErr }, words);
+    try {
+      return await timeSpawn(tools.runner, runnerArgs(procsFiles), seccomp ? tools.seccompBpf : undefined, request);
+    } catch (error) {
+      throw new Error(`${(error as Error).message} ${readFileSync(runnerErr, 'utf8').trim().slice(0, 300)}`, { cause: error });
+    }
+  };
+  const runner = (words: readonly string[]) => runRunner([], words);
+
   /** Creates fresh run cgroups as the judge does, runs `use`, removes them in the background; the time includes the creation. */
   const inFreshCgroup = async (prefix: string, use: (cgroup: RunCgroup) => Promise<unknown>): Promise<number> => {
     const started = now();
-    const cgroup = backend.create(`${prefix}${cgroups++}`, { memoryBytes: 96 * 1024 * 1024, pids: limits.processes + 2 });
+    const cgroup = backend.create(`${prefix}${cgroups++}`, { memoryBytes: 96 * 1024 * 1024, pids: limits.processes + wrapperProcesses });
     if (prefix === 'p') createMs.push(now() - started);
     try {
       await use(cgroup);
@@ -165,17 +178,18 @@ export async function profileSandboxRun(options: {
     if (result.status !== 'ok') throw new Error(`slot.run: ${result.status} ${result.detail ?? ''}`);
     return now() - started;
   };
-  const joinOnly = () => inFreshCgroup('j', (cgroup) => timeSpawn(sandboxPrograms.sh, ['-c', joining(cgroup)[1]!, 'sh', empty], undefined));
-  const ablation = (step: string, what: string, args: readonly string[]): Variant => ({ step, what, kind: 'ablation', reference: FULL_CHAIN, run: () => shell(args) });
+  /** The runner's own part of a command line (cgroups, uid, rlimits), then `--` and the empty program instead of bwrap. */
+  const runnerOnly = (args: readonly string[]) => [...args.slice(0, args.indexOf(sandboxPrograms.bwrap)), empty];
+  const joinOnly = () => inFreshCgroup('j', (cgroup) => runRunner(cgroup.procsFiles, runnerOnly(chain), false));
+  const ablation = (step: string, what: string, args: readonly string[]): Variant => ({ step, what, kind: 'ablation', reference: FULL_CHAIN, run: () => runner(args) });
 
   const variants: Variant[] = [
     { step: 'direct spawn', what: 'Node spawns the static empty program (the baseline)', kind: 'chain', run: () => timeSpawn(empty, [], undefined) },
-    { step: '+ sh', what: '`/bin/sh -c \'exec "$@"\'` in front', kind: 'chain', run: () => timeSpawn(sandboxPrograms.sh, ['-c', 'exec "$@"', 'sh', empty], undefined) },
     {
-      step: '+ setpriv + prlimit',
-      what: 'sh → setpriv → prlimit → program, the judge\'s arguments, no bwrap',
+      step: '+ runner',
+      what: 'runner → program: the judge\'s uid and rlimits, no cgroup, no bwrap (the runner forks, the child execs, the runner reaps)',
       kind: 'chain',
-      run: () => timeSpawn(sandboxPrograms.sh, [...chain.slice(0, bwrapAt), empty], undefined),
+      run: () => runRunner([], runnerOnly(chain), false),
     },
     {
       step: 'bwrap alone, minimal',
@@ -185,24 +199,24 @@ export async function profileSandboxRun(options: {
     },
     {
       step: 'bwrap alone, judge\'s options',
-      what: 'bwrap with the judge\'s arguments as root, no sh/setpriv/prlimit',
+      what: 'bwrap with the judge\'s arguments as root, no runner',
       kind: 'chain',
       run: () => timeSpawn(sandboxPrograms.bwrap, bwrapArgs, tools.seccompBpf),
     },
     {
       step: FULL_CHAIN,
-      what: 'sh → setpriv → prlimit → bwrap → program: the judge\'s command line without the cgroup join',
+      what: 'runner → bwrap → program: the judge\'s command line without the cgroup join',
       kind: 'chain',
-      run: () => shell(chain),
+      run: () => runner(chain),
     },
     {
       step: '+ cgroup',
-      what: `the run's cgroups created (3 v1 hierarchies or 1 v2), joined by sh, counters read, removed in the background; after a ${PAUSE_MS} ms pause`,
+      what: `the run's cgroups created (3 v1 hierarchies or 1 v2), joined by the runner, counters read, removed in the background; after a ${PAUSE_MS} ms pause`,
       kind: 'chain',
       before: 'pause',
       run: () =>
         inFreshCgroup('p', async (cgroup) => {
-          await shell(joining(cgroup));
+          await runRunner(cgroup.procsFiles, chain);
           cgroup.stats();
         }),
     },
@@ -222,18 +236,18 @@ export async function profileSandboxRun(options: {
       run: slotRun,
     },
     {
-      step: 'sh joining the run cgroups',
-      what: `fresh run cgroups; sh writes its pid into each \`cgroup.procs\` (the judge's script), then exec's the program (no setpriv, prlimit, bwrap); after a ${PAUSE_MS} ms pause`,
+      step: 'runner joining the run cgroups',
+      what: `fresh run cgroups; the runner writes itself into each \`cgroup.procs\`, then runs the program (no bwrap); after a ${PAUSE_MS} ms pause`,
       kind: 'component',
-      reference: '+ sh',
+      reference: '+ runner',
       before: 'pause',
       run: joinOnly,
     },
     {
-      step: 'sh joining the run cgroups, right after another',
+      step: 'runner joining the run cgroups, right after another',
       what: 'the same, timing the second of two back-to-back runs',
       kind: 'component',
-      reference: '+ sh',
+      reference: '+ runner',
       before: 'repeat',
       run: joinOnly,
     },

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announcementContract } from '@otog/schemas/api/announcement';
-import { contestContract as contract, type Contest, type ContestInput, type Scoreboard } from '@otog/schemas/api/contest';
+import { contestContract as contract, type Contest, type ContestInput, type Scoreboard, type ScoreboardColumns } from '@otog/schemas/api/contest';
 import type { RouteContract } from '@otog/schemas/api/contract';
 import { problemContract } from '@otog/schemas/api/problem';
 import { submissionContract, type Submission } from '@otog/schemas/api/submission';
@@ -28,8 +28,33 @@ afterAll(() => stack?.stop());
 
 const { settings, createContest, addProblems, patch, signUp, problem, settle, upload, submit, judge, rejudge } = contestKit(() => ({ stack, admin }));
 
-const board = (contestId: number, as: TestUser | null = admin, query: Record<string, string> = {}) =>
-  stack.expectCall(contract.getContestScoreboard, 200, { as, params: { contestId }, query });
+/** The board in columns as GET /contest/:id/scoreboard/columns should give it for this OTOG-shaped board. */
+function columnsOf(scoreboard: Scoreboard): ScoreboardColumns {
+  const { id, name, mode, gradingMode, scoreboardPolicy, timeStart, timeEnd, announce, freezeAt } = scoreboard.contest;
+  const problems = scoreboard.contest.contestProblem.map(({ problem: { id, name, score } }) => ({ id, name, score })).sort((a, b) => a.id - b.id);
+  const grid = <T>(value: (cell: Cell | undefined) => T) =>
+    scoreboard.userContest.flatMap((entry) => problems.map((item) => value(entry.contestScores.find((cell) => cell.problemId === item.id))));
+  const pending = grid((cell) => cell?.pending ?? 0);
+  return {
+    contest: { id, name, mode, gradingMode, scoreboardPolicy, timeStart, timeEnd, announce, freezeAt },
+    problems,
+    frozenAt: scoreboard.frozenAt ?? null,
+    userId: scoreboard.userContest.map((entry) => entry.user.id),
+    showName: scoreboard.userContest.map((entry) => entry.user.showName),
+    rank: scoreboard.userContest.map((entry, index) => entry.rank ?? index + 1),
+    totalScore: scoreboard.userContest.map((entry) => entry.totalScore),
+    maxPenalty: scoreboard.userContest.map((entry) => entry.maxPenalty),
+    score: grid((cell) => cell?.score ?? null),
+    ...(pending.some((count) => count > 0) ? { pending } : {}),
+  };
+}
+
+/** The OTOG-shaped board; every read also checks that the columns route gives the same board. */
+async function board(contestId: number, as: TestUser | null = admin, query: Record<string, string> = {}): Promise<Scoreboard> {
+  const scoreboard = await stack.expectCall(contract.getContestScoreboard, 200, { as, params: { contestId }, query });
+  expect(await stack.expectCall(contract.getContestScoreboardColumns, 200, { as, params: { contestId }, query })).toEqual(columnsOf(scoreboard));
+  return scoreboard;
+}
 const ownScores = (contestId: number, as: TestUser | null) => stack.expectCall(contract.getUserContestScores, 200, { as, params: { contestId } });
 const historyOf = (contestId: number, userId: number, as: TestUser | null) =>
   stack.expectCall(contract.getUserContestScoreHistory, 200, { as, params: { contestId, userId } });
@@ -618,6 +643,7 @@ describe('the scoreboard policy', () => {
             expect(await prizesOf(contest.id, as)).toEqual({ firstBlood: [prize(fromAlice, alice)], oneManSolve: [prize(fromAlice, alice)] });
           } else {
             expect(await stack.expectCall(contract.getContestScoreboard, 403, { as, params })).toEqual(HIDDEN_BOARD);
+            expect(await stack.expectCall(contract.getContestScoreboardColumns, 403, { as, params })).toEqual(HIDDEN_BOARD);
             expect(await stack.expectCall(contract.getUserContestScoreHistory, 403, { as, params: history })).toEqual(HIDDEN_BOARD);
             expect(await stack.expectCall(contract.getContestPrize, 403, { as, params })).toEqual(HIDDEN_BOARD);
           }
@@ -705,6 +731,7 @@ describe('a frozen scoreboard', () => {
 
   it('a replay past the freeze is refused to users; up to it is allowed', async () => {
     expect(await stack.expectCall(contract.getContestScoreboard, 403, { as: bob, params: { contestId: contest.id }, query: { at: iso(Date.now()) } })).toEqual(HIDDEN_BOARD);
+    expect(await stack.expectCall(contract.getContestScoreboardColumns, 403, { as: bob, params: { contestId: contest.id }, query: { at: iso(Date.now()) } })).toEqual(HIDDEN_BOARD);
     expect(rows(await board(contest.id, bob, { at: freezeAt }))).toEqual([
       row(alice, 1, 100, seconds(contest, s.a1!), [cell(p, 100, seconds(contest, s.a1!))]),
       row(bob, 2, 30, seconds(contest, s.b1!), [cell(p, 30, seconds(contest, s.b1!))]),

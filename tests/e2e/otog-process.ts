@@ -37,8 +37,14 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-function spawnOtog(env: Record<string, string>) {
-  const child = spawn('node', ['services/api/src/main.ts'], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** `processGroup`: the child leads a process group of its own, as `npm start` in a terminal does (Ctrl-C signals the whole group). */
+function spawnOtog(env: Record<string, string>, options: { processGroup?: boolean } = {}) {
+  const child = spawn('node', ['services/api/src/main.ts'], {
+    cwd: root,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.processGroup ?? false,
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   let stdout = '';
@@ -49,8 +55,12 @@ function spawnOtog(env: Record<string, string>) {
 }
 
 /** Starts OTOG and resolves once it prints its URL (rejects with its output if it exits first). */
-export function startOtog(env: { OTOG_DATA_DIR: string; PORT: string } & Record<string, string>, timeoutMs = 90_000): Promise<OtogProcess> {
-  return startOtogUntil(env, 'OTOG is running at', timeoutMs);
+export function startOtog(
+  env: { OTOG_DATA_DIR: string; PORT: string } & Record<string, string>,
+  timeoutMs = 90_000,
+  options: { processGroup?: boolean } = {},
+): Promise<OtogProcess> {
+  return startOtogUntil(env, 'OTOG is running at', timeoutMs, options);
 }
 
 /** Starts a node without the api role (OTOG_ROLES): it prints the roles it runs instead of a URL. */
@@ -58,8 +68,8 @@ export function startOtogNode(env: { OTOG_ROLES: string; DATABASE_URL: string } 
   return startOtogUntil(env, 'OTOG is running: ', timeoutMs);
 }
 
-async function startOtogUntil(env: Record<string, string>, started: string, timeoutMs: number): Promise<OtogProcess> {
-  const { child, output } = spawnOtog(env);
+async function startOtogUntil(env: Record<string, string>, started: string, timeoutMs: number, options: { processGroup?: boolean } = {}): Promise<OtogProcess> {
+  const { child, output } = spawnOtog(env, options);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`OTOG did not start in ${timeoutMs} ms:\n${JSON.stringify(output())}`)), timeoutMs);
     const onData = () => {

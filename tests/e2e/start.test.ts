@@ -1,7 +1,7 @@
 /**
  * `npm start` end to end: the real entry point with an embedded Postgres in a temporary data directory.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/local-services.ts';
+import { localSandboxEnv } from '../../services/api/src/judging/local-worker.ts';
 import { until } from '../support/until.ts';
 import {
   childEnv,
@@ -32,12 +33,14 @@ const run = promisify(execFile);
 
 afterAll(async () => {
   await killAll();
-  for (const dir of ['a', 'b', 'c', 'crash']) {
+  for (const dir of ['a', 'b', 'c', 'crash', 'ctrl-c']) {
     const clusterDir = join(scratch, dir, 'postgres');
     if (existsSync(join(clusterDir, 'postmaster.pid'))) {
       const { pid } = postmasterOf(clusterDir);
       if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
     }
+    // The worker's test-data cache lives outside the data directory (the sandbox uids read it).
+    rmSync(localSandboxEnv(join(scratch, dir)).OTOG_JUDGE_CACHE_DIR!, { recursive: true, force: true });
   }
   rmSync(scratch, { recursive: true, force: true });
 }, 60_000);
@@ -106,7 +109,7 @@ async function judgesASubmission(port: number, adminPassword: string): Promise<v
 
 /** Pids of the built-in judge workers of an OTOG data directory (by their cache directory). */
 function judgeWorkersOf(dataDir: string): number[] {
-  const marker = `OTOG_JUDGE_CACHE_DIR=${join(dataDir, 'judge-cache')}`;
+  const marker = `OTOG_JUDGE_CACHE_DIR=${localSandboxEnv(dataDir).OTOG_JUDGE_CACHE_DIR}`;
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .filter((entry) => {
@@ -117,6 +120,19 @@ function judgeWorkersOf(dataDir: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** Entries under `dir` (itself included) that a group or other user could read; links are not followed. */
+function readableByOthers(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (path: string) => {
+    const stats = lstatSync(path);
+    if (stats.isSymbolicLink()) return;
+    if (stats.mode & 0o044) found.push(`${path} (${(stats.mode & 0o777).toString(8)})`);
+    if (stats.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
+  };
+  visit(dir);
+  return found;
 }
 
 /** Stops with SIGTERM and checks that the exit was clean and no Postgres process of the data dir is left. */
@@ -180,6 +196,36 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     });
     expect(cli.stdout).toMatch(/schema is up to date/);
     await stopAndCheck(second, dataDir);
+    // Test data, statements (the seeded problems), the cluster, the password and the JWT secret: private.
+    expect(readdirSync(join(dataDir, 'objects')).length).toBeGreaterThan(0);
+    expect(existsSync(join(dataDir, 'secrets', 'jwt-secret'))).toBe(true);
+    expect(readableByOthers(dataDir)).toEqual([]);
+  }, 180_000);
+
+  it('Ctrl-C in a terminal (SIGINT to the whole process group) stops cleanly: Postgres goes last, nothing logs an error', async () => {
+    const dataDir = join(scratch, 'ctrl-c');
+    const clusterDir = join(dataDir, 'postgres');
+    const otog = await startOtog({ OTOG_DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'info' }, 90_000, { processGroup: true });
+    await until('the built-in judge worker runs', () => judgeWorkersOf(dataDir).length === 1, 30_000);
+    const { pid } = postmasterOf(clusterDir);
+    process.kill(-otog.child.pid!, 'SIGINT');
+    const code = await exited(otog.child);
+    const { stdout, stderr } = otog.output();
+    const errors = `${stdout}\n${stderr}`
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .filter((line) => {
+        try {
+          const { level } = JSON.parse(line) as { level: unknown };
+          return (typeof level === 'number' && level >= 50) || level === 'error' || level === 'fatal';
+        } catch {
+          return stderr.includes(line); // plain lines on stderr are errors too (otog: could not start …)
+        }
+      });
+    expect(errors).toEqual([]);
+    expect(code).toBe(0);
+    expect(isAlive(pid)).toBe(false);
+    expect(existsSync(join(clusterDir, 'postmaster.pid'))).toBe(false);
   }, 180_000);
 
   it('runs two data directories side by side', async () => {
@@ -248,14 +294,27 @@ describe('npm start (node services/api/src/main.ts) without DATABASE_URL', () =>
     expect(existsSync(dataDir)).toBe(false);
   }, 60_000);
 
-  it.skipIf(!isRoot)('as root, names the directory the postgres user cannot enter', async () => {
+  it.skipIf(!isRoot)('as root, with the data directory out of the postgres user\'s reach (a checkout under /root), keeps the cluster under /var/lib/otog', async () => {
     const locked = join(scratch, 'locked');
     mkdirSync(locked, { mode: 0o700 });
     chmodSync(locked, 0o700);
-    const result = await runOtogToExit({ OTOG_DATA_DIR: join(locked, 'data'), PORT: String(await freePort()) });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`cannot enter ${locked} `);
-    expect(result.stderr).toContain(`chmod o+x ${locked}`);
-    expect(existsSync(join(locked, 'data'))).toBe(false);
-  }, 60_000);
+    const dataDir = join(locked, 'data');
+    const link = join(dataDir, 'postgres');
+    const otog = await startOtog({ OTOG_DATA_DIR: dataDir, PORT: String(await freePort()) });
+    const clusterDir = readlinkSync(link);
+    try {
+      expect(clusterDir.startsWith('/var/lib/otog/clusters/')).toBe(true);
+      expect(statSync(clusterDir).mode & 0o777).toBe(0o700);
+      const { pid } = postmasterOf(link);
+      expect(isPostmasterOf(pid, link)).toBe(true);
+      expect(await otog.stop()).toBe(0);
+      expect(isAlive(pid)).toBe(false);
+      // The next start finds the same cluster through the link.
+      const again = await startOtog({ OTOG_DATA_DIR: dataDir, PORT: String(await freePort()) });
+      expect(readlinkSync(link)).toBe(clusterDir);
+      expect(await again.stop()).toBe(0);
+    } finally {
+      rmSync(clusterDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

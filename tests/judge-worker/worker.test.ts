@@ -322,7 +322,7 @@ describe('worker processes: SIGTERM drains, SIGKILL is recovered by another work
     child.child.kill('SIGKILL');
     await child.exited;
     const killedAt = Date.now();
-    // The sandboxed program dies with its worker (setpriv --pdeathsig, bwrap --die-with-parent); the
+    // The sandboxed program dies with its worker (the runner's parent-death signal, bwrap --die-with-parent); the
     // kernel tears the namespace down asynchronously, so wait for it, with a deadline.
     const goneBy = Date.now() + 15_000;
     while (livingProcessesOf([uids.child]).length > 0 && Date.now() < goneBy) {

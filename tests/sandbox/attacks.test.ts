@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compile, getLanguage } from '@otog/judge/languages/index';
 import type { RunLimits, RunResult, SandboxSlot } from '@otog/judge/sandbox/index';
-import { buildPrograms, cgroupDirsLeft, livingProcessesOf, startTestSandbox, type TestSandbox } from './support.ts';
+import { buildPrograms, cgroupDirsLeft, livingProcessesOf, processesOf, startTestSandbox, type TestSandbox } from './support.ts';
 
 const firstUid = 61100;
 const attackLimits: RunLimits = {
@@ -59,7 +59,9 @@ afterAll(async () => {
 }, 180_000);
 
 afterEach(() => {
-  // Nothing of the slot's uid may survive a run (zombies of bwrap's pid 1 are not running).
+  // Nothing of the slot's uid may survive a run, not even a zombie: the runner reaps every process of the
+  // run (bwrap's pid 1 included, once its namespace is empty) before the run's end is seen.
+  expect(processesOf(env.uids)).toEqual([]);
   expect(livingProcessesOf(env.uids)).toEqual([]);
 });
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bwrapCommand, cgroupMemoryBytes } from '@otog/judge/sandbox/bwrap-driver';
+import { bwrapCommand, cgroupMemoryBytes, runnerArgs, runnerRequest } from '@otog/judge/sandbox/bwrap-driver';
 import { detectCgroups } from '@otog/judge/sandbox/cgroups/detect';
 import {
   applyCalibration,
@@ -120,7 +120,7 @@ describe('startup checks', () => {
     const problems = checkRequirements(
       probe({
         uid: 1000,
-        missing: ['/usr/bin/bwrap', '/usr/bin/setpriv', '/usr/bin/prlimit', '/usr/include/seccomp.h'],
+        missing: ['/usr/bin/bwrap', '/usr/bin/prlimit', '/usr/include/seccomp.h'],
         files: { '/proc/sys/user/max_user_namespaces': '0\n', '/proc/sys/kernel/unprivileged_userns_clone': '0\n' },
         cgroups: { version: null, problems: ['cgroup v1 hierarchies missing: pids (/sys/fs/cgroup/pids)'] },
       }),
@@ -128,7 +128,6 @@ describe('startup checks', () => {
     expect(problems).toEqual([
       'the judge is not running as root (uid 1000): it needs root to create cgroups, mount the box tmpfs and switch to the slot uids',
       'bwrap is missing (/usr/bin/bwrap): apt-get install bubblewrap',
-      'setpriv is missing (/usr/bin/setpriv): apt-get install util-linux',
       'prlimit is missing (/usr/bin/prlimit): apt-get install util-linux',
       'the libseccomp headers are missing (/usr/include/seccomp.h): apt-get install libseccomp-dev (the seccomp filter is built at start)',
       'user namespaces are disabled (user.max_user_namespaces = 0): sysctl -w user.max_user_namespaces=15000',
@@ -212,19 +211,23 @@ describe('unsafe mode', () => {
 
 describe('wrapper command', () => {
   const command = bwrapCommand({
-    procsFiles: ['/sys/fs/cgroup/memory/j/r/cgroup.procs', '/sys/fs/cgroup/pids/j/r/cgroup.procs'],
     uid: 60100,
     boxDir: '/var/lib/otog/slot-0/box',
     limits: { ...limits, tmpBytes: 1 << 20 },
     request: { argv: ['./main', 'x'], limits, readOnlyBinds: [{ source: '/data/checker', target: '/opt/checker' }], env: { A: 'b' } },
   });
 
-  it('joins the cgroups in sh, then setpriv, prlimit and bwrap in that order', () => {
-    expect(command[1]).toBe("echo $$ > '/sys/fs/cgroup/memory/j/r/cgroup.procs' && echo $$ > '/sys/fs/cgroup/pids/j/r/cgroup.procs' && exec \"$@\"");
-    const order = ['/usr/bin/setpriv', '/usr/bin/prlimit', '/usr/bin/bwrap'].map((program) => command.indexOf(program));
-    expect(order).toEqual([...order].sort((a, b) => a - b));
-    expect(command).toEqual(expect.arrayContaining(['--reuid=60100', '--regid=60100', '--clear-groups', '--no-new-privs']));
-    expect(command).toEqual(expect.arrayContaining(['--cpu=2:3', '--fsize=1000', '--core=0', '--stack=unlimited', '--nofile=256']));
+  it('has the runner join the cgroups, then take the stdio files, rlimits, slot uid and bwrap as the run', () => {
+    expect(runnerArgs(['/sys/fs/cgroup/memory/j/r/cgroup.procs', '/sys/fs/cgroup/pids/j/r/cgroup.procs'])).toEqual([
+      '--cgroup', '/sys/fs/cgroup/memory/j/r/cgroup.procs', '--cgroup', '/sys/fs/cgroup/pids/j/r/cgroup.procs',
+    ]);
+    const pairs = command.slice(0, command.indexOf('--')).map((arg, index, all) => `${arg} ${all[index + 1]}`);
+    expect(pairs).toEqual(expect.arrayContaining(['--uid 60100', '--rlimit cpu=2:3', '--rlimit fsize=1000:1000', '--rlimit core=0:0']));
+    expect(pairs).toEqual(expect.arrayContaining(['--rlimit stack=unlimited:unlimited', '--rlimit nofile=256:256']));
+    expect(command[command.indexOf('--') + 1]).toBe('/usr/bin/bwrap');
+    const request = runnerRequest({ stdin: '/in', stdout: '/out', stderr: '/err' }, ['--uid', '60100', '--', '/usr/bin/bwrap', 'a b']);
+    expect(request.toString()).toBe('--stdin\0/in\0--stdout\0/out\0--stderr\0/err\0--uid\x0060100\0--\0/usr/bin/bwrap\0a b\0');
+    expect(() => runnerRequest({ stdin: '/in', stdout: '/out', stderr: '/err' }, ['x\0y'])).toThrow(/NUL/);
   });
 
   it('isolates: every namespace, new session, dies with the parent, read-only root, private /tmp, seccomp', () => {

@@ -1,7 +1,7 @@
 /** The scoreboard's pure rules as tables: the score-history series, shared ranks, cell tones, problem ranks, ids, the policy's message. */
 import { describe, expect, it } from 'vitest';
 import type { ProblemScoreHistory } from '@otog/schemas/api/contest';
-import { cellTone, parseContestId, policyMessage, problemRank, replayMoment, replayStepAtOrBefore, sharedRanks } from '../../web/src/features/contests/scoreboard/board.ts';
+import { boardRowsOf, cellTone, parseContestId, policyMessage, problemRank, replayMoment, replayStepAtOrBefore } from '../../web/src/features/contests/scoreboard/board.ts';
 import { historyEvents, quarterTicks, scoreSeries, stepAfterPath } from '../../web/src/features/contests/scoreboard/score-series.ts';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -66,17 +66,34 @@ describe('chart helpers', () => {
 });
 
 describe('board rules', () => {
-  const row = (totalScore: number, maxPenalty: number, rank: number | null = null) => ({ totalScore, maxPenalty, rank });
-  it.each([
-    ['distinct', [row(300, 10), row(200, 5), row(100, 1)], [1, 2, 3]],
-    ['ties share a rank and the next skips', [row(300, 10), row(200, 5), row(200, 5), row(200, 6), row(0, 0)], [1, 2, 2, 4, 5]],
-    ['same total, different penalty: no tie', [row(100, 5), row(100, 9)], [1, 2]],
-    ['rated ranks win', [row(300, 10, 1), row(200, 5, 3)], [1, 3]],
-    ['empty', [], []],
-  ] as const)('shared ranks: %s', (_name, rows, ranks) => expect(sharedRanks(rows)).toEqual(ranks));
+  const contest = { id: 1, name: 'c', mode: 'unrated', gradingMode: 'classic', scoreboardPolicy: 'DURING_CONTEST', timeStart: '2026-01-01T00:00:00.000Z', timeEnd: '2026-01-01T03:00:00.000Z', announce: null, freezeAt: null } as const;
+  const problems = [{ id: 3, name: 'a', score: 100 }, { id: 8, name: 'b', score: 50 }];
+  const columns = {
+    contest,
+    problems,
+    frozenAt: null,
+    userId: [7, 5, 9],
+    showName: ['เจ็ด', 'ห้า', 'เก้า'],
+    rank: [1, 2, 2],
+    totalScore: [150, 60, 60],
+    maxPenalty: [30, 20, 20],
+    score: [100, 50, 60, null, null, 60],
+  };
+  it('rows from columns: row by row, problems in order, no pending when the board is not frozen', () => {
+    expect(boardRowsOf(columns)).toEqual([
+      { userId: 7, showName: 'เจ็ด', rank: 1, totalScore: 150, maxPenalty: 30, scores: [100, 50], pending: [0, 0] },
+      { userId: 5, showName: 'ห้า', rank: 2, totalScore: 60, maxPenalty: 20, scores: [60, null], pending: [0, 0] },
+      { userId: 9, showName: 'เก้า', rank: 2, totalScore: 60, maxPenalty: 20, scores: [null, 60], pending: [0, 0] },
+    ]);
+  });
+  it('rows from columns: a frozen board\'s pending counts per cell', () => {
+    const rows = boardRowsOf({ ...columns, frozenAt: '2026-01-01T02:00:00.000Z', pending: [0, 2, 0, 0, 1, 0] });
+    expect(rows.map((entry) => entry.pending)).toEqual([[0, 2], [0, 0], [1, 0]]);
+  });
+  it('rows from columns: an empty board', () => expect(boardRowsOf({ ...columns, userId: [], showName: [], rank: [], totalScore: [], maxPenalty: [], score: [] })).toEqual([]));
 
   it.each([
-    [undefined, 100, 'none'],
+    [null, 100, 'none'],
     [0, 100, 'zero'],
     [40, 100, 'partial'],
     [100, 100, 'full'],

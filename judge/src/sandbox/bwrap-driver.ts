@@ -1,14 +1,14 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { drain, type CgroupBackend, type RunCgroup } from './cgroups/index.ts';
+import { drain, killPids, type CgroupBackend, type RunCgroup } from './cgroups/index.ts';
 import { cpuBackstopSeconds, defaultTmpBytes, validateRequest } from './limits.ts';
 import { sandboxPrograms } from './requirements.ts';
 import type { Calibration, RunLimits, RunRequest, RunResult } from './types.ts';
 import { applyCalibration, decideStatus, splitExitStatus } from './verdict.ts';
 
-/** The fds the wrapper chain receives besides stdio. */
+/** The fds the runner receives besides stdio (it hands them on to bwrap). */
 const seccompFd = 3;
 const statusFd = 4;
 
@@ -21,48 +21,46 @@ export const baseEnvironment: Readonly<Record<string, string>> = {
 };
 
 export interface CommandInput {
-  readonly procsFiles: readonly string[];
   readonly uid: number;
   readonly boxDir: string;
   readonly limits: RunLimits;
   readonly request: RunRequest;
 }
 
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
+/** The runner's own arguments (given at spawn): the cgroup.procs files it joins first. */
+export function runnerArgs(procsFiles: readonly string[]): string[] {
+  return procsFiles.flatMap((file) => ['--cgroup', file]);
+}
+
+/** The run as the runner reads it on its stdin: NUL-terminated words. */
+export function runnerRequest(stdio: { stdin: string; stdout: string; stderr: string }, words: readonly string[]): Buffer {
+  const all = ['--stdin', stdio.stdin, '--stdout', stdio.stdout, '--stderr', stdio.stderr, ...words];
+  if (all.some((word) => word.includes('\0'))) throw new Error('a sandbox argument contains a NUL byte');
+  return Buffer.from(all.map((word) => `${word}\0`).join(''));
 }
 
 /**
- * The command chain of research/sandbox.md, as the arguments of /bin/sh:
- *   sh (joins the run's cgroups, then exec) → setpriv (the slot's uid, no groups, no_new_privs, killed
- *   when the judge dies)
- *   → prlimit (CPU backstop, file size = output limit, no core, unlimited stack, 256 fds)
+ * The run's words for the runner (infra/judge/runner.c, spawned as root; see runnerRequest):
+ *   runner: joins the run's cgroups, dies with the judge, reaps every process of the run; its child sets
+ *   the rlimits (CPU backstop, file size = output limit, no core, unlimited stack, 256 fds), drops all
+ *   groups, switches to the slot's uid/gid, sets no_new_privs and its parent-death signal, then execs
  *   → bwrap (every namespace, a new session, dies with its parent, read-only root: /usr and the few /etc
  *     files binaries need; private /proc, /dev, /tmp; the box at /box; an empty environment; seccomp).
- * The judge opens stdin/stdout/stderr and the BPF itself; nothing is opened inside the box for it.
+ * The judge opens the BPF and the runner the stdio files (as root, outside the box); nothing is opened
+ * inside the box for them.
  */
 export function bwrapCommand(input: CommandInput): string[] {
   const { limits, request } = input;
-  const join = input.procsFiles.map((file) => `echo $$ > ${shellQuote(file)}`).join(' && ');
   const env = { ...baseEnvironment, ...request.env };
+  const cpu = cpuBackstopSeconds(limits);
+  const fsize = Math.floor(limits.outputBytes);
   return [
-    '-c',
-    `${join} && exec "$@"`,
-    'sh',
-    sandboxPrograms.setpriv,
-    `--reuid=${input.uid}`,
-    `--regid=${input.uid}`,
-    '--clear-groups',
-    '--no-new-privs',
-    // If the judge dies, the outer bwrap dies with it, and the sandbox (--die-with-parent) with that.
-    '--pdeathsig=SIGKILL',
-    '--',
-    sandboxPrograms.prlimit,
-    `--cpu=${cpuBackstopSeconds(limits)}:${cpuBackstopSeconds(limits) + 1}`,
-    `--fsize=${Math.floor(limits.outputBytes)}`,
-    '--core=0',
-    '--stack=unlimited',
-    '--nofile=256',
+    '--uid', String(input.uid),
+    '--rlimit', `cpu=${cpu}:${cpu + 1}`,
+    '--rlimit', `fsize=${fsize}:${fsize}`,
+    '--rlimit', 'core=0:0',
+    '--rlimit', 'stack=unlimited:unlimited',
+    '--rlimit', 'nofile=256:256',
     '--',
     sandboxPrograms.bwrap,
     '--unshare-all',
@@ -100,6 +98,12 @@ export function bwrapCommand(input: CommandInput): string[] {
 export interface BwrapContext {
   readonly backend: CgroupBackend;
   readonly seccompBpf: string;
+  /** The built runner (tools.ts). */
+  readonly runner: string;
+  /** Each slot's runner for its next run, started (and joined to its cgroup) during the current run. */
+  readonly spares: Map<number, StartedRunner>;
+  /** A fresh run (cgroup) name for a slot. */
+  nextRunName(slotIndex: number): string;
   calibration(): Calibration;
   readonly pollMs: number;
   /** Keeps track of background cgroup removals (rmdir retried on EBUSY). */
@@ -112,6 +116,9 @@ export interface SlotIdentity {
   readonly boxDir: string;
   readonly ioDir: string;
 }
+
+/** Processes of the run besides the program's own: the runner, the outer bwrap and bwrap's pid 1. */
+export const wrapperProcesses = 3;
 
 /** Memory the wrapper itself needs in the cgroup on top of the program's limit. */
 export function cgroupMemoryBytes(limits: Pick<RunLimits, 'memoryKiB'>, calibration: Calibration): number {
@@ -160,56 +167,122 @@ function sandboxError(request: RunRequest, stdoutFile: string, stderrFile: strin
   };
 }
 
+interface RunnerExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly error?: Error;
+}
+
+/** A runner spawned in its run's fresh cgroup, waiting for the run on its stdin. */
+export interface StartedRunner {
+  readonly cgroup: RunCgroup;
+  readonly child: ChildProcess;
+  readonly exit: Promise<RunnerExit>;
+  readonly exited: () => boolean;
+  readonly statusText: () => string;
+  readonly statusStream: Readable;
+  readonly statusClosed: Promise<void>;
+}
+
+/** Creates a run's cgroup (limits come later) and spawns the runner into it. Throws when either fails. */
+export function startRunner(context: Pick<BwrapContext, 'backend' | 'seccompBpf' | 'runner'>, runName: string): StartedRunner {
+  const cgroup = context.backend.create(runName);
+  let child: ChildProcess;
+  const seccomp = openSync(context.seccompBpf, 'r');
+  try {
+    child = spawn(context.runner, runnerArgs(cgroup.procsFiles), {
+      stdio: ['pipe', 'ignore', 'ignore', seccomp, 'pipe'],
+      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+    });
+  } catch (error) {
+    void cgroup.remove().catch(() => undefined);
+    throw error;
+  } finally {
+    closeSync(seccomp);
+  }
+  let done = false;
+  const exit = new Promise<RunnerExit>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  }).finally(() => (done = true));
+  // A runner that died before reading its run makes writing the run fail with EPIPE: seen as its exit.
+  child.stdin!.on('error', () => undefined);
+  let text = '';
+  const statusStream = child.stdio[statusFd] as Readable;
+  statusStream.setEncoding('utf8');
+  statusStream.on('data', (chunk: string) => (text += chunk));
+  const statusClosed = new Promise<void>((resolve) => {
+    statusStream.once('close', resolve);
+    statusStream.once('error', () => resolve());
+  });
+  return { cgroup, child, exit, exited: () => done, statusText: () => text, statusStream, statusClosed };
+}
+
+/** Kills a runner that was never given a run and removes its cgroup. */
+export async function discardRunner(runner: StartedRunner): Promise<void> {
+  runner.child.kill('SIGKILL');
+  await runner.exit;
+  runner.statusStream.destroy();
+  await runner.cgroup.remove();
+}
+
+/** The slot's spare runner when it is still waiting, else a new one. */
+function takeRunner(context: BwrapContext, slot: SlotIdentity): StartedRunner {
+  const spare = context.spares.get(slot.index);
+  context.spares.delete(slot.index);
+  if (spare && !spare.exited()) return spare;
+  if (spare) context.track(discardRunner(spare));
+  return startRunner(context, context.nextRunName(slot.index));
+}
+
 /**
- * One run: create the cgroup, spawn the chain, poll CPU and arm the wall timer, kill on either, kill
- * whatever is left in the cgroup after the exit, read the counters, classify, and remove the cgroup in
- * the background (retrying while the host init has not reaped bwrap's pid-1 zombie).
+ * One run: take the slot's runner (already in its fresh cgroup), set the cgroup's limits, send the run,
+ * start the next run's runner, poll CPU and arm the wall timer, kill on either, check that nothing of the
+ * run is left after the runner's exit, read the counters, classify, and remove the cgroup in the background.
  */
-export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, runName: string, request: RunRequest): Promise<RunResult> {
+export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, request: RunRequest): Promise<RunResult> {
   validateRequest(request);
   const { limits } = request;
   const stdoutFile = request.stdoutFile ?? join(slot.ioDir, 'stdout');
   const stderrFile = request.stderrFile ?? join(slot.ioDir, 'stderr');
   const calibration = context.calibration();
 
-  let cgroup: RunCgroup;
+  let runner: StartedRunner;
   try {
-    cgroup = context.backend.create(runName, { memoryBytes: cgroupMemoryBytes(limits, calibration), pids: limits.processes + 2 });
+    runner = takeRunner(context, slot);
   } catch (error) {
-    return sandboxError(request, stdoutFile, stderrFile, `cannot create the run's cgroup: ${(error as Error).message}`);
+    return sandboxError(request, stdoutFile, stderrFile, `cannot start the run's cgroup and runner: ${(error as Error).message}`);
   }
-
-  const fds: number[] = [];
+  const { cgroup, child } = runner;
   let started = 0n;
   try {
-    fds.push(openSync(request.stdinFile ?? '/dev/null', 'r'));
-    fds.push(openSync(stdoutFile, 'w', 0o600));
-    fds.push(openSync(stderrFile, 'w', 0o600));
-    fds.push(openSync(context.seccompBpf, 'r'));
-    const args = bwrapCommand({ procsFiles: cgroup.procsFiles, uid: slot.uid, boxDir: slot.boxDir, limits, request });
+    cgroup.limit({ memoryBytes: cgroupMemoryBytes(limits, calibration), pids: limits.processes + wrapperProcesses });
+    const words = bwrapCommand({ uid: slot.uid, boxDir: slot.boxDir, limits, request });
+    const run = runnerRequest({ stdin: request.stdinFile ?? '/dev/null', stdout: stdoutFile, stderr: stderrFile }, words);
 
     started = process.hrtime.bigint();
-    const child = spawn(sandboxPrograms.sh, args, {
-      stdio: [fds[0]!, fds[1]!, fds[2]!, fds[3]!, 'pipe'],
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
-    });
-    for (const fd of fds.splice(0)) closeSync(fd);
-
-    let statusText = '';
-    const statusStream = child.stdio[statusFd] as Readable;
-    statusStream.setEncoding('utf8');
-    statusStream.on('data', (chunk: string) => (statusText += chunk));
-    const statusClosed = new Promise<void>((resolve) => {
-      statusStream.once('close', resolve);
-      statusStream.once('error', () => resolve());
-    });
+    child.stdin!.end(run);
+    // The next run's runner joins its cgroup now, off that run's critical path.
+    try {
+      context.spares.set(slot.index, startRunner(context, context.nextRunName(slot.index)));
+    } catch {
+      // The next run starts its own.
+    }
 
     let killedFor: 'cpu' | 'wall' | null = null;
+    let backstop: NodeJS.Timeout | undefined;
     const kill = (reason: 'cpu' | 'wall') => {
       if (killedFor !== null) return;
       killedFor = reason;
-      child.kill('SIGKILL');
-      cgroup.killAll();
+      // The runner SIGKILLs bwrap (whose pid 1 takes the pid namespace down), reaps it all and exits; every
+      // other process of the run is SIGKILLed here at once too. The runner is spared so that it can reap:
+      // then nothing of the run is left when its exit is seen. If it does not exit, kill it and all.
+      child.kill('SIGTERM');
+      killPids(cgroup.pids().filter((pid) => pid !== child.pid));
+      backstop = setTimeout(() => {
+        child.kill('SIGKILL');
+        cgroup.killAll();
+      }, 2000);
     };
     const cpuBudgetNs = (limits.cpuMs + calibration.cpuMs) * 1e6;
     const poller = setInterval(() => {
@@ -221,30 +294,30 @@ export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, ru
     }, context.pollMs);
     const wallTimer = setTimeout(() => kill('wall'), limits.wallMs);
 
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, signal: null, error }));
-      child.once('exit', (code, signal) => resolve({ code, signal }));
-    });
+    const exit = await runner.exit;
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
     clearInterval(poller);
     clearTimeout(wallTimer);
+    clearTimeout(backstop);
 
-    // bwrap's pid namespace dies with its init; anything else of the run is killed here.
+    // The runner has reaped every process of the run before exiting; this checks it (and kills and waits
+    // for stragglers if the runner itself was killed).
     const drained = await drain(cgroup, 5000);
-    await Promise.race([statusClosed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-    statusStream.destroy();
+    await Promise.race([runner.statusClosed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    runner.statusStream.destroy();
+    const statusText = runner.statusText();
     if (exit.error) {
       return sandboxError(request, stdoutFile, stderrFile, `cannot spawn the sandbox: ${exit.error.message}`, wallMs);
     }
     if (!drained) {
-      return sandboxError(request, stdoutFile, stderrFile, `processes of run ${runName} survived SIGKILL for 5 s`, wallMs);
+      return sandboxError(request, stdoutFile, stderrFile, `processes of run ${cgroup.name} survived SIGKILL for 5 s`, wallMs);
     }
 
     const stats = cgroup.stats();
     const raw = { cpuMs: stats.cpuNs / 1e6, memKiB: Math.max(0, stats.peakBytes - stats.fileCacheBytes) / 1024 };
     const measured = applyCalibration(raw, calibration);
     const { exitCode, signal } = exit.signal !== null ? { exitCode: null, signal: exit.signal } : splitExitStatus(exit.code ?? 0);
-    // bwrap reports "exit-code" once the program ran and ended; it is missing when the wrapper chain,
+    // bwrap reports "exit-code" once the program ran and ended; it is missing when the runner,
     // bwrap's own setup (mounts, namespaces) or the exec failed. ("child-pid" comes before the mounts, so
     // it proves nothing.) A run killed by the judge or the OOM killer may also lack it.
     const setupFailed = !statusText.includes('"exit-code"') && stats.oomKills === 0;
@@ -287,11 +360,11 @@ export async function runWithBwrap(context: BwrapContext, slot: SlotIdentity, ru
       raw: { cpuMs: raw.cpuMs, memKiB: raw.memKiB },
     };
   } catch (error) {
+    child.kill('SIGKILL');
     cgroup.killAll();
     const wallMs = started === 0n ? 0 : Number(process.hrtime.bigint() - started) / 1e6;
     return sandboxError(request, stdoutFile, stderrFile, `sandbox failure: ${(error as Error).message}`, wallMs);
   } finally {
-    for (const fd of fds) closeSync(fd);
     context.track(cgroup.remove());
   }
 }

@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { detectCgroups, type CgroupDetection } from './cgroups/detect.ts';
 
-/** Absolute paths of the programs the bwrap driver runs (never looked up in PATH). */
+/**
+ * Absolute paths of the programs the sandbox runs (never looked up in PATH): bwrap behind the judge's own
+ * runner (built at start, tools.ts), prlimit for the unsafe mode, mount/umount for the box tmpfs, gcc.
+ */
 export const sandboxPrograms = {
-  sh: '/bin/sh',
   bwrap: '/usr/bin/bwrap',
-  setpriv: '/usr/bin/setpriv',
   prlimit: '/usr/bin/prlimit',
   mount: '/usr/bin/mount',
   umount: '/usr/bin/umount',
@@ -74,7 +75,7 @@ function atLeast(version: readonly number[], minimum: readonly number[]): boolea
 
 /**
  * Everything the bwrap sandbox needs, as one clear line per missing piece (empty when all is there):
- * root, bwrap ≥ 0.8, setpriv, prlimit, mount, gcc and the libseccomp headers (the seccomp filter is
+ * root, bwrap ≥ 0.8, prlimit, mount, gcc and the libseccomp headers (the seccomp filter and the runner are
  * built at start), user namespaces for an unprivileged uid, and memory/pids/CPU cgroups (v1 or v2).
  */
 export function checkRequirements(probe: RequirementProbe): string[] {
@@ -83,9 +84,7 @@ export function checkRequirements(probe: RequirementProbe): string[] {
     problems.push(`the judge is not running as root (uid ${probe.uid}): it needs root to create cgroups, mount the box tmpfs and switch to the slot uids`);
   }
   const packages: Record<keyof typeof sandboxPrograms, string> = {
-    sh: 'dash',
     bwrap: 'bubblewrap',
-    setpriv: 'util-linux',
     prlimit: 'util-linux',
     mount: 'mount',
     umount: 'mount',

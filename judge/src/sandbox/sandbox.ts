@@ -1,7 +1,7 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addBoxFile, prepareSlotDirs, readBoxFile, resetBox, unmountBox, type BoxTmpfs, type SlotDirs } from './box.ts';
-import { runWithBwrap, type BwrapContext } from './bwrap-driver.ts';
+import { discardRunner, runWithBwrap, type BwrapContext } from './bwrap-driver.ts';
 import { backendFor, detectCgroups, type CgroupBackend } from './cgroups/index.ts';
 import { checkRequirements, SandboxUnavailableError, systemProbe, type RequirementProbe } from './requirements.ts';
 import { buildSandboxTools, defaultBuildDir, type SandboxTools } from './tools.ts';
@@ -79,6 +79,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     dirs.push(await prepareSlotDirs(options.rootDir, index, uid, options.mode === 'bwrap' ? box : null));
   }
 
+  let runCounter = 0;
+  const runPrefix = `r${process.pid.toString(36)}`;
   let calibration: Calibration = { cpuMs: 0, memKiB: 0 };
   const pending = new Set<Promise<void>>();
   const removalErrors: Error[] = [];
@@ -87,6 +89,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       ? {
           backend,
           seccompBpf: tools.seccompBpf,
+          runner: tools.runner,
+          spares: new Map(),
+          nextRunName: (slotIndex) => `${runPrefix}-s${slotIndex}-${++runCounter}`,
           calibration: () => calibration,
           pollMs,
           track(removal) {
@@ -96,8 +101,6 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         }
       : null;
 
-  let runCounter = 0;
-  const runPrefix = `r${process.pid.toString(36)}`;
   const slots: SandboxSlot[] = dirs.map((slotDirs, index) => {
     const uid = options.mode === 'bwrap' ? firstUid + index : ownUid;
     const identity = { index, uid, boxDir: slotDirs.boxDir, ioDir: slotDirs.ioDir };
@@ -113,14 +116,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         const file = readBoxFile(slotDirs.boxDir, name, maxBytes);
         if (file === null) return false;
         rmSync(destination, { force: true });
-        writeFileSync(destination, file.data, { mode: file.mode & 0o111 ? 0o755 : 0o644, flag: 'wx' });
+        const mode = file.mode & 0o111 ? 0o755 : 0o644;
+        writeFileSync(destination, file.data, { mode, flag: 'wx' });
+        chmodSync(destination, mode); // whatever the umask
         return true;
       },
       async readFile(name, maxBytes) {
         return readBoxFile(slotDirs.boxDir, name, maxBytes)?.data ?? null;
       },
       run(request: RunRequest): Promise<RunResult> {
-        if (context) return runWithBwrap(context, identity, `${runPrefix}-s${index}-${++runCounter}`, request);
+        if (context) return runWithBwrap(context, identity, request);
         return runUnsafe(identity, request, pollMs);
       },
     };
@@ -144,6 +149,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const close = async () => {
     if (closed) return;
     closed = true;
+    if (context) {
+      for (const spare of context.spares.values()) context.track(discardRunner(spare));
+      context.spares.clear();
+    }
     await Promise.all(pending);
     if (options.mode === 'bwrap') {
       for (const slotDirs of dirs) await unmountBox(slotDirs.boxFs).catch(() => undefined);
@@ -184,7 +193,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
 /**
  * Runs the static empty program `runs` times (after 3 warm-ups) and takes the median raw CPU and memory:
- * the setup cost of sh, setpriv, prlimit and bwrap that the cgroup charges to every run. A failing run
+ * the setup cost of the runner and bwrap that the cgroup charges to every run. A failing run
  * here means the sandbox does not work on this machine: refuse to start with its detail.
  */
 export async function calibrate(slot: SandboxSlot, emptyProgram: string, runs: number): Promise<Calibration> {

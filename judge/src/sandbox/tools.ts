@@ -18,20 +18,29 @@ export interface SandboxTools {
   readonly seccompBpf: string;
   /** A static `int main(void){return 0;}` for calibration and the overhead benchmark. */
   readonly emptyProgram: string;
+  /** infra/judge/runner.c, static: joins the run's cgroups, sets the limits and the uid, starts bwrap, reaps. */
+  readonly runner: string;
 }
 
 /**
- * Builds infra/judge/seccomp-gen.c (libseccomp) and infra/judge/empty.c with gcc into `buildDir` and
- * generates the BPF. Outputs are named by a hash of the sources, so a rebuild happens only when they
+ * Builds infra/judge/seccomp-gen.c (libseccomp), infra/judge/empty.c and infra/judge/runner.c with gcc into
+ * `buildDir` and generates the BPF (only the project's own sources; never anything from a submission). Outputs are named by a hash of the sources, so a rebuild happens only when they
  * change, and concurrent judges (or test files) never see a half-written file (write, then rename).
  */
 export async function buildSandboxTools(buildDir = defaultBuildDir): Promise<SandboxTools> {
   const generatorSource = join(toolSourceDir, 'seccomp-gen.c');
   const emptySource = join(toolSourceDir, 'empty.c');
-  const hash = createHash('sha256').update(readFileSync(generatorSource)).update(readFileSync(emptySource)).digest('hex').slice(0, 12);
+  const runnerSource = join(toolSourceDir, 'runner.c');
+  const hash = createHash('sha256')
+    .update(readFileSync(generatorSource))
+    .update(readFileSync(emptySource))
+    .update(readFileSync(runnerSource))
+    .digest('hex')
+    .slice(0, 12);
   const seccompBpf = join(buildDir, `seccomp-${hash}.bpf`);
   const emptyProgram = join(buildDir, `empty-${hash}`);
-  if (existsSync(seccompBpf) && existsSync(emptyProgram)) return { seccompBpf, emptyProgram };
+  const runner = join(buildDir, `runner-${hash}`);
+  if (existsSync(seccompBpf) && existsSync(emptyProgram) && existsSync(runner)) return { seccompBpf, emptyProgram, runner };
 
   mkdirSync(buildDir, { recursive: true });
   const temporary = (path: string) => `${path}.${process.pid}.tmp`;
@@ -40,12 +49,15 @@ export async function buildSandboxTools(buildDir = defaultBuildDir): Promise<San
     await gcc(['-O2', '-Wall', '-o', generator, generatorSource, '-lseccomp'], 'the seccomp filter generator (needs libseccomp-dev)');
     await run(generator, [temporary(seccompBpf)]);
     await gcc(['-O2', '-static', '-o', temporary(emptyProgram), emptySource], 'the calibration program (needs libc6-dev)');
+    await gcc(['-O2', '-Wall', '-static', '-o', temporary(runner), runnerSource], 'the sandbox runner (needs libc6-dev)');
     renameSync(temporary(seccompBpf), seccompBpf);
     renameSync(temporary(emptyProgram), emptyProgram);
+    // Last: its presence marks a complete build.
+    renameSync(temporary(runner), runner);
   } finally {
-    for (const path of [generator, temporary(seccompBpf), temporary(emptyProgram)]) rmSync(path, { force: true });
+    for (const path of [generator, temporary(seccompBpf), temporary(emptyProgram), temporary(runner)]) rmSync(path, { force: true });
   }
-  return { seccompBpf, emptyProgram };
+  return { seccompBpf, emptyProgram, runner };
 }
 
 async function gcc(args: string[], what: string): Promise<void> {

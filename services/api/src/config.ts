@@ -75,7 +75,7 @@ export const apiConfigShape = {
   LOG_LEVEL: logLevel,
   /** Sandbox slots of the judge worker `npm start` runs beside the API; 0 runs none (judge hosts elsewhere). */
   OTOG_LOCAL_JUDGE_SLOTS: z.coerce.number().int().min(0).max(64).default(1),
-  /** Handed on to that worker, which finds setpriv, prlimit and bwrap on it. */
+  /** Handed on to that worker, which finds prlimit and bwrap on it. */
   PATH: z.string().default('/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'),
   /** Passed to that worker: `unsafe` judges without a sandbox, for development machines only. */
   OTOG_SANDBOX: z.enum(['bwrap', 'unsafe']).optional(),

@@ -14,6 +14,7 @@ import { routeProcessWarnings } from '@otog/platform/log/process-warnings';
 import { listSlots } from '@otog/platform/runner/projection-slots';
 import { API_PREFIX, buildApp } from './app.ts';
 import { loadApiConfig, repoRoot, type Role } from './config.ts';
+import { ensurePrivateDataDir } from './local/data-dir.ts';
 import { startEmbeddedPostgres } from './local/embedded-postgres.ts';
 import { startPlatformRuntime } from './platform-runtime.ts';
 import { startRealtime } from './realtime/gateway.ts';
@@ -31,6 +32,8 @@ import { seedSampleProblems } from './seed/seed-problems.ts';
 import type { ApiDependencies } from './http/settings.ts';
 
 const config = loadApiConfig();
+// What we create (data directory, objects, secrets, the judge worker's files) is private unless a mode says otherwise.
+process.umask(0o077);
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
 routeProcessWarnings(logger);
 const runs = (role: Role) => config.OTOG_ROLES.includes(role);
@@ -64,6 +67,13 @@ function localAddressOf(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** Lines in a frame, with a blank line above and below. */
+function boxed(lines: string[]): string {
+  const width = Math.max(...lines.map((line) => line.length));
+  const rule = '─'.repeat(width + 2);
+  return `\n┌${rule}┐\n${lines.map((line) => `│ ${line.padEnd(width)} │\n`).join('')}└${rule}┘\n\n`;
+}
+
 /**
  * An empty database gets the first admin (its password printed once when generated) and the sample
  * problems of judge/samples; later starts change nothing.
@@ -71,8 +81,10 @@ function localAddressOf(host: string): string {
 async function seedFirstStart(api: ApiDependencies): Promise<void> {
   const admin = await seedAdmin(api, { username: config.OTOG_ADMIN_USERNAME, password: config.OTOG_ADMIN_PASSWORD });
   if (admin.created) {
-    const password = admin.generated ? `password: ${admin.password}   (shown only now; change it after signing in)` : 'password: from OTOG_ADMIN_PASSWORD';
-    process.stdout.write(`\nCreated the first admin. username: ${admin.username}   ${password}\n`);
+    // Printed, never logged: the one secret meant for the operator, boxed so it stands out among the logs.
+    const password = admin.generated ? admin.password : 'from OTOG_ADMIN_PASSWORD';
+    const note = admin.generated ? ['It is shown only now: change it after signing in.'] : [];
+    process.stdout.write(boxed(['Created the first admin.', `username: ${admin.username}   password: ${password}`, ...note]));
   }
   const actor = await findAccount(api.pool, { username: config.OTOG_ADMIN_USERNAME });
   const seeded = await seedSampleProblems(api, actor?.id ?? 1, join(repoRoot, 'judge/samples'));
@@ -118,6 +130,7 @@ async function connectRedis(url: string): Promise<Redis> {
 
 async function start(): Promise<void> {
   logger.info({ roles: config.OTOG_ROLES }, 'starting');
+  ensurePrivateDataDir(config.OTOG_DATA_DIR);
   let databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) {
     const postgres = await startEmbeddedPostgres({ dataDir: config.OTOG_DATA_DIR, logger, ownsSignals: true });
@@ -221,7 +234,8 @@ async function start(): Promise<void> {
   process.stdout.write(`\nOTOG is running at ${base}/\nAPI: ${base}${API_PREFIX}\nStop with Ctrl-C.\n\n`);
 }
 
-// Signals first: embedded-postgres installs (and we then remove) its own handlers while starting.
+// Ctrl-C in a terminal signals the whole process group; the embedded Postgres and the local judge worker
+// run in sessions of their own, so they stop when we stop them: our own work first, Postgres last.
 let starting: Promise<void> = Promise.resolve();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {

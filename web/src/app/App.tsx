@@ -9,6 +9,7 @@ import { SessionProvider, useSession } from '../lib/session.tsx';
 import { ThemeProvider } from '../lib/theme.tsx';
 import { Toaster } from '../lib/toast.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
+import { preloadFirstPage } from './preload.ts';
 import { Shell } from './Shell.tsx';
 
 const loadLoginPage = () => import('../features/auth/LoginPage.tsx');
@@ -61,7 +62,11 @@ function AdminOnly({ children }: { children: ReactNode }) {
 }
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    preloadFirstPage(client, window.location.pathname);
+    return client;
+  });
   useEffect(() => prefetchEverydayPages(queryClient), [queryClient]);
   return (
     <QueryClientProvider client={queryClient}>

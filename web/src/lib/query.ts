@@ -1,7 +1,7 @@
 /** TanStack Query glue: one key shape for every API read, so invalidating a route refreshes all its lists. */
 import { QueryClient, queryOptions } from '@tanstack/react-query';
 import type { RouteContract } from '@otog/schemas/api/contract';
-import { ApiError, callApi, type ApiInput, type ApiOk } from './api.ts';
+import { ApiError, callApi, type ApiInput, type ApiOk, type CallOptions } from './api.ts';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -21,10 +21,10 @@ export function apiKey(contract: Pick<RouteContract, 'method' | 'path'>, input: 
   return [contract.method, contract.path, input.params ?? {}, input.query ?? {}] as const;
 }
 
-export function apiQuery<C extends RouteContract>(contract: C, input: Omit<ApiInput, 'signal' | 'body' | 'form'> = {}) {
+export function apiQuery<C extends RouteContract>(contract: C, input: Omit<ApiInput, 'signal' | 'body' | 'form'> = {}, options: CallOptions<C> = {}) {
   return queryOptions<ApiOk<C>>({
     queryKey: apiKey(contract, input),
-    queryFn: ({ signal }) => callApi(contract, { ...input, signal }),
+    queryFn: ({ signal }) => callApi(contract, { ...input, signal }, options),
   });
 }
 

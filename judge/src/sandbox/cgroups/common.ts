@@ -29,7 +29,15 @@ export interface RunCgroup {
   cpuUsageNs(): number;
   /** Pids currently in the cgroup (zombies included). */
   pids(): number[];
+  /**
+   * pids.current: tasks (threads) charged to the cgroup until they are reaped. 0 means every process of
+   * the run is gone, including one that already left cgroup.procs but has not finished exiting (bwrap's
+   * pid 1 waiting for its namespace to empty).
+   */
+  taskCount(): number;
   stats(): CgroupStats;
+  /** Writes the memory and process limits (once, before the run starts; create() may do it already). */
+  limit(limits: CgroupLimits): void;
   /** SIGKILLs everything in the cgroup (v2: cgroup.kill). */
   killAll(): void;
   /** rmdir, retrying on EBUSY (a zombie not yet reaped by the host's init keeps the cgroup busy). */
@@ -42,7 +50,8 @@ export interface CgroupBackend {
   readonly description: string;
   /** Creates the judge's parent cgroup(s), enables controllers, removes run cgroups left by a crash. */
   setup(): Promise<void>;
-  create(name: string, limits: CgroupLimits): RunCgroup;
+  /** Creates a run's cgroup(s), with their limits when given (else call limit() before the run). */
+  create(name: string, limits?: CgroupLimits): RunCgroup;
   /** Removes the parent cgroup(s) once the run cgroups are gone. */
   teardown(): Promise<void>;
 }
@@ -112,16 +121,30 @@ export function killPids(pids: readonly number[]): void {
   }
 }
 
-/** Kills until no live process is left in the cgroup; false when some survive `timeoutMs`. */
-export async function drain(cgroup: RunCgroup, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Kills until no live process is left in the cgroup and every task of it has been reaped (pids.current 0);
+ * false when some survive `timeoutMs`. Zombies that someone else has yet to reap (the host init, when the
+ * runner itself was killed) are waited for at most `zombieGraceMs`.
+ */
+export async function drain(cgroup: RunCgroup, timeoutMs: number, zombieGraceMs = 500): Promise<boolean> {
+  const started = Date.now();
   for (;;) {
     const live = cgroup.pids().filter(isLive);
-    if (live.length === 0) return true;
-    if (Date.now() > deadline) return false;
-    cgroup.killAll();
-    killPids(live);
+    if (live.length === 0 && (taskCountOrZero(cgroup) === 0 || Date.now() - started > zombieGraceMs)) return true;
+    if (Date.now() - started > timeoutMs) return false;
+    if (live.length > 0) {
+      cgroup.killAll();
+      killPids(live);
+    }
     await sleep(2);
+  }
+}
+
+function taskCountOrZero(cgroup: RunCgroup): number {
+  try {
+    return cgroup.taskCount();
+  } catch {
+    return 0;
   }
 }
 

@@ -6,7 +6,7 @@ import { createV2Backend } from './v2.ts';
 export { detectCgroups, type CgroupDetection } from './detect.ts';
 export { createV1Backend } from './v1.ts';
 export { createV2Backend } from './v2.ts';
-export { drain, isLive, type CgroupBackend, type CgroupLimits, type CgroupStats, type RunCgroup } from './common.ts';
+export { drain, isLive, killPids, type CgroupBackend, type CgroupLimits, type CgroupStats, type RunCgroup } from './common.ts';
 
 /** The backend for what detectCgroups found; the parent is a cgroup path relative to each hierarchy. */
 export function backendFor(detection: CgroupDetection, parent: string): CgroupBackend {

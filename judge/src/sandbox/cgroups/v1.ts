@@ -58,6 +58,7 @@ export function createV1Backend(hierarchies: V1Hierarchies, parent: string): Cgr
       dirs,
       cpuUsageNs: () => readNumber(join(cpuacct, 'cpuacct.usage')),
       pids: () => readPids(procsFile),
+      taskCount: () => readNumber(join(pids, 'pids.current')),
       stats(): CgroupStats {
         const peakFile = hierarchies.swapAccounting ? 'memory.memsw.max_usage_in_bytes' : 'memory.max_usage_in_bytes';
         const stat = readKeyed(join(memory, 'memory.stat'));
@@ -68,6 +69,15 @@ export function createV1Backend(hierarchies: V1Hierarchies, parent: string): Cgr
           oomKills: readKeyed(join(memory, 'memory.oom_control')).get('oom_kill') ?? 0,
           pidsMaxEvents: readKeyed(join(pids, 'pids.events')).get('max') ?? 0,
         };
+      },
+      limit(limits: CgroupLimits) {
+        const bytes = String(Math.floor(limits.memoryBytes));
+        // memsw must stay >= the memory limit: set the memory limit first (both start unlimited).
+        writeText(join(memory, 'memory.limit_in_bytes'), bytes);
+        if (hierarchies.swapAccounting && existsSync(join(memory, 'memory.memsw.limit_in_bytes'))) {
+          writeText(join(memory, 'memory.memsw.limit_in_bytes'), bytes);
+        }
+        writeText(join(pids, 'pids.max'), String(Math.floor(limits.pids)));
       },
       killAll: () => killPids(readPids(procsFile)),
       async remove() {
@@ -89,18 +99,11 @@ export function createV1Backend(hierarchies: V1Hierarchies, parent: string): Cgr
       const stale = new Set(allParents.flatMap(childCgroups));
       await Promise.all([...stale].map((name) => open(name).remove()));
     },
-    create(name: string, limits: CgroupLimits): RunCgroup {
+    create(name: string, limits?: CgroupLimits): RunCgroup {
       assertCgroupName(name);
       const cgroup = open(name);
       for (const dir of cgroup.dirs) mkdirSync(dir);
-      const [memory, pids] = cgroup.dirs as [string, string, string];
-      const bytes = String(Math.floor(limits.memoryBytes));
-      // memsw must stay >= the memory limit: set the memory limit first (both start unlimited).
-      writeText(join(memory, 'memory.limit_in_bytes'), bytes);
-      if (hierarchies.swapAccounting && existsSync(join(memory, 'memory.memsw.limit_in_bytes'))) {
-        writeText(join(memory, 'memory.memsw.limit_in_bytes'), bytes);
-      }
-      writeText(join(pids, 'pids.max'), String(Math.floor(limits.pids)));
+      if (limits) cgroup.limit(limits);
       return cgroup;
     },
     async teardown() {

@@ -75,6 +75,7 @@ export function createV2Backend(options: { root: string; parent: string }): Cgro
       dirs: [dir],
       cpuUsageNs: cpuNs,
       pids: () => readPids(procsFile),
+      taskCount: () => readNumber(join(dir, 'pids.current')),
       stats(): CgroupStats {
         const stat = readKeyed(join(dir, 'memory.stat'));
         const peakFile = existsSync(join(dir, 'memory.peak')) ? 'memory.peak' : 'memory.current';
@@ -85,6 +86,12 @@ export function createV2Backend(options: { root: string; parent: string }): Cgro
           oomKills: readKeyed(join(dir, 'memory.events')).get('oom_kill') ?? 0,
           pidsMaxEvents: readKeyed(join(dir, 'pids.events')).get('max') ?? 0,
         };
+      },
+      limit(limits: CgroupLimits) {
+        writeText(join(dir, 'memory.max'), String(Math.floor(limits.memoryBytes)));
+        if (swapFile) writeText(join(dir, 'memory.swap.max'), '0');
+        if (oomGroup) writeText(join(dir, 'memory.oom.group'), '1');
+        writeText(join(dir, 'pids.max'), String(Math.floor(limits.pids)));
       },
       killAll() {
         if (killFile) {
@@ -128,15 +135,11 @@ export function createV2Backend(options: { root: string; parent: string }): Cgro
       killFile = existsSync(join(parentDir, 'cgroup.kill'));
       await Promise.all(childCgroups(parentDir).map((name) => open(name).remove()));
     },
-    create(name: string, limits: CgroupLimits): RunCgroup {
+    create(name: string, limits?: CgroupLimits): RunCgroup {
       assertCgroupName(name);
       const cgroup = open(name);
-      const dir = cgroup.dirs[0]!;
-      mkdirSync(dir);
-      writeText(join(dir, 'memory.max'), String(Math.floor(limits.memoryBytes)));
-      if (swapFile) writeText(join(dir, 'memory.swap.max'), '0');
-      if (oomGroup) writeText(join(dir, 'memory.oom.group'), '1');
-      writeText(join(dir, 'pids.max'), String(Math.floor(limits.pids)));
+      mkdirSync(cgroup.dirs[0]!);
+      if (limits) cgroup.limit(limits);
       return cgroup;
     },
     async teardown() {

@@ -16,6 +16,7 @@ if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
   process.exit(argv.length === 0 ? 2 : 0);
 }
 const config = loadApiConfig();
+process.umask(0o077); // as npm start: what it creates in the data directory is private
 const logger = createLogger({ name: 'otog-cli', level: config.LOG_LEVEL, destination: process.stderr });
 const database = await openCliDatabase(config, logger);
 const pool = await createDbPool(database.url);

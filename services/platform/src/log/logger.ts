@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { prettyStream } from './pretty.ts';
 
 /** Paths that must never reach a log line (passwords, tokens, connection strings with credentials). */
 export const redactedPaths = [
@@ -29,10 +30,16 @@ export const redactedPaths = [
 
 export type { Logger };
 
-export function createLogger(options: { name: string; level?: string; destination?: NodeJS.WritableStream }): Logger {
+/**
+ * JSON lines, or readable lines when `pretty` (by default: when the destination is a terminal, so a
+ * person running `npm start` reads sentences while pipes and log collectors get JSON).
+ */
+export function createLogger(options: { name: string; level?: string; destination?: NodeJS.WritableStream & { isTTY?: boolean }; pretty?: boolean }): Logger {
+  const destination = options.destination ?? process.stdout;
+  const pretty = options.pretty ?? destination.isTTY === true;
   return pino(
     { name: options.name, level: options.level ?? 'info', redact: { paths: redactedPaths, censor: '[redacted]' } },
-    options.destination ?? process.stdout,
+    pretty ? prettyStream(destination) : destination,
   );
 }
 

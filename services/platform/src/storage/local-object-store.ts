@@ -25,10 +25,11 @@ export function createLocalObjectStore(root: string): ObjectStore {
 
   return {
     async put(source: ObjectSource): Promise<string> {
-      await mkdir(tmpDir, { recursive: true });
+      await mkdir(tmpDir, { recursive: true, mode: 0o700 });
       const temp = join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
       const digest = createHash('sha256');
-      let handle: FileHandle | undefined = await open(temp, 'wx', 0o644);
+      // Private to this user (statements, test data, avatars): the API serves them, no one else reads them.
+      let handle: FileHandle | undefined = await open(temp, 'wx', 0o600);
       try {
         const write = async (chunk: Uint8Array | string) => {
           const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -46,7 +47,7 @@ export function createLocalObjectStore(root: string): ObjectStore {
           await rm(temp, { force: true });
           return hash;
         }
-        await mkdir(join(root, hash.slice(0, 2), hash.slice(2, 4)), { recursive: true });
+        await mkdir(join(root, hash.slice(0, 2), hash.slice(2, 4)), { recursive: true, mode: 0o700 });
         await rename(temp, target);
         return hash;
       } catch (error) {

@@ -5,7 +5,7 @@
  * boundary (start, end) the contest's data is read again.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, NavLink, Route, Routes } from 'react-router';
 import { contestContract, type Contest, type ContestDetail } from '@otog/schemas/api/contest';
 import { Badge } from '../../components/ui/Badge.tsx';
@@ -19,11 +19,14 @@ import { useSession } from '../../lib/session.tsx';
 import { NotFoundPage } from '../../app/NotFoundPage.tsx';
 import { ContestAnnouncementPage } from './ContestAnnouncementPage.tsx';
 import { ContestHome } from './ContestHome.tsx';
-import { ContestProblemPage } from './ContestProblemPage.tsx';
-import { ContestSubmissionPage } from './ContestSubmissionPage.tsx';
 import { useContestPhase, useIdParam, useOnChange } from './contest-hooks.ts';
 import { formatCountdown, scoreboardVisible, scoreTone, untilNextBoundary, type ContestPhase } from './phase.ts';
 import './contests.css';
+
+// The problem page (editor, statement) and the admins' submission list are chunks of their own: the
+// scoreboard and the contest's home do not download them.
+const ContestProblemPage = lazy(() => import('./ContestProblemPage.tsx').then((module) => ({ default: module.ContestProblemPage })));
+const ContestSubmissionPage = lazy(() => import('./ContestSubmissionPage.tsx').then((module) => ({ default: module.ContestSubmissionPage })));
 
 const isForbidden = (error: unknown) => error instanceof ApiError && error.status === 403;
 const isMissing = (error: unknown) => error instanceof ApiError && error.status === 404;
@@ -61,15 +64,17 @@ function ContestView({ contestId, scoreboard }: { contestId: number; scoreboard:
     <div className="contest-layout">
       <ContestSidebar contest={contest} detail={detail.data} phase={phase} showScoreboard={showScoreboard} isAdmin={isAdmin} />
       <div className="contest-main">
-        <Routes>
-          <Route index element={<ContestHome contest={contest} phase={phase} showScoreboard={showScoreboard} />} />
-          <Route path="problem/:problemId" element={<ContestProblemPage contest={contest} running={running} />} />
-          <Route path="announcement" element={<ContestAnnouncementPage contest={contest} />} />
-          <Route path="submission" element={isAdmin ? <ContestSubmissionPage contest={contest} /> : <NotFoundPage />} />
-          {/* Offline, the scoreboard is the admins' (the API refuses everyone else). */}
-          <Route path="scoreboard" element={config.offline && !isAdmin ? <NotFoundPage /> : scoreboard} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
+        <Suspense fallback={<PageLoading />}>
+          <Routes>
+            <Route index element={<ContestHome contest={contest} phase={phase} showScoreboard={showScoreboard} />} />
+            <Route path="problem/:problemId" element={<ContestProblemPage contest={contest} running={running} />} />
+            <Route path="announcement" element={<ContestAnnouncementPage contest={contest} />} />
+            <Route path="submission" element={isAdmin ? <ContestSubmissionPage contest={contest} /> : <NotFoundPage />} />
+            {/* Offline, the scoreboard is the admins' (the API refuses everyone else). */}
+            <Route path="scoreboard" element={config.offline && !isAdmin ? <NotFoundPage /> : scoreboard} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
       </div>
     </div>
   );

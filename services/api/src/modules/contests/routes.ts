@@ -23,6 +23,7 @@ import {
   type ContestInput,
   type ContestPatch,
   type ProblemScoreHistory,
+  type ScoreboardQuery,
   type ScoreboardRow,
 } from '@otog/schemas/api/contest';
 import { contestStateAt } from '@otog/schemas/common/contest';
@@ -37,7 +38,7 @@ import { boardOpenTo, frozenAtFor, NOT_STARTED_MESSAGE, replayOpenTo, SCOREBOARD
 import { handleContest, nextContestId } from './contest-commands.ts';
 import { contestScope, type ContestState } from './contest-decider.ts';
 import { existingContest } from './contest-lookup.ts';
-import { rankBoard } from './scoreboard.ts';
+import { boardColumns, rankBoard } from './scoreboard.ts';
 
 const PROBLEM_NOT_FOUND = 'Problem not found';
 /** Events read per page when a replay folds a contest's log. */
@@ -212,12 +213,12 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     return scoreHistory(contest, userId, own ? null : frozenAtFor(timesOf(contest), isAdmin(request.auth), now));
   });
 
-  serve(app, contract.getContestScoreboard, async (request) => {
-    const contest = await found(request.params.contestId);
-    const admin = isAdmin(request.auth);
+  /** The board the caller may see: refused under the policy (403); live, frozen for them, or a replay they may see. */
+  const visibleBoard = async (contestId: number, auth: AuthUser | null, { at, judged }: ScoreboardQuery) => {
+    const contest = await found(contestId);
+    const admin = isAdmin(auth);
     const now = Date.now();
-    boardRefusal(contest, request.auth, now);
-    const { at, judged } = request.query;
+    boardRefusal(contest, auth, now);
     const times = timesOf(contest);
     const frozenAt = frozenAtFor(times, admin, now);
     let view: Parameters<typeof boardRows>[2];
@@ -228,12 +229,14 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     } else {
       view = frozenAt === null ? { kind: 'live' } : { kind: 'frozen', at: frozenAt };
     }
-    const [contestProblems, everyone, rated] = await Promise.all([
-      problemsOf(contest.id),
-      contests.participants(contest.id, { usersOnly: false }),
-      ratings.contestResults(contest.id),
-    ]);
+    const [contestProblems, rated] = await Promise.all([problemsOf(contest.id), ratings.contestResults(contest.id)]);
     const rows = await boardRows(contest, new Set(contestProblems.map((problem) => problem.id)), view, rated);
+    return { contest, contestProblems, rated, rows, frozenAt: view.kind === 'frozen' ? new Date(view.at).toISOString() : null };
+  };
+
+  serve(app, contract.getContestScoreboard, async (request) => {
+    const { contest, contestProblems, rated, rows, frozenAt } = await visibleBoard(request.params.contestId, request.auth, request.query);
+    const everyone = await contests.participants(contest.id, { usersOnly: false });
     return {
       contest: {
         ...toContest(contest),
@@ -247,8 +250,13 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
         contestProblem: contestProblems.map((problem) => ({ contestId: contest.id, problemId: problem.id, problem: toProblem(problem) })),
       },
       userContest: rows,
-      frozenAt: view.kind === 'frozen' ? new Date(view.at).toISOString() : null,
+      frozenAt,
     };
+  });
+
+  serve(app, contract.getContestScoreboardColumns, async (request) => {
+    const { contest, contestProblems, rows, frozenAt } = await visibleBoard(request.params.contestId, request.auth, request.query);
+    return { contest: toContest(contest), frozenAt, ...boardColumns(rows, contestProblems) };
   });
 
   serve(app, contract.getContestPrize, async (request) => {

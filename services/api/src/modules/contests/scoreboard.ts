@@ -53,3 +53,41 @@ export function rankBoard(
 }
 
 const withPending = (cell: BoardCell, count: number | undefined): BoardCell => (count ? { ...cell, pending: count } : cell);
+
+interface ColumnRow {
+  readonly user: { readonly id: number; readonly showName: string };
+  readonly rank: number | null;
+  readonly totalScore: number;
+  readonly maxPenalty: number;
+  readonly contestScores: readonly BoardCell[];
+}
+
+/** Board rows in columns (GET /contest/:id/scoreboard/columns): per-problem arrays hold rows × problems in id order. */
+export function boardColumns(rows: readonly ColumnRow[], problems: readonly { id: number; name: string; score: number }[]) {
+  const ordered = [...problems].sort((a, b) => a.id - b.id);
+  const column = new Map(ordered.map((problem, index) => [problem.id, index]));
+  const score: Array<number | null> = new Array(rows.length * ordered.length).fill(null);
+  const pending: number[] = new Array(rows.length * ordered.length).fill(0);
+  let anyPending = false;
+  rows.forEach((row, index) => {
+    for (const cell of row.contestScores) {
+      const at = column.get(cell.problemId);
+      if (at === undefined) continue;
+      score[index * ordered.length + at] = cell.score;
+      if (cell.pending) {
+        pending[index * ordered.length + at] = cell.pending;
+        anyPending = true;
+      }
+    }
+  });
+  return {
+    problems: ordered.map(({ id, name, score: full }) => ({ id, name, score: full })),
+    userId: rows.map((row) => row.user.id),
+    showName: rows.map((row) => row.user.showName),
+    rank: rows.map((row, index) => row.rank ?? index + 1),
+    totalScore: rows.map((row) => row.totalScore),
+    maxPenalty: rows.map((row) => row.maxPenalty),
+    score,
+    ...(anyPending ? { pending } : {}),
+  };
+}

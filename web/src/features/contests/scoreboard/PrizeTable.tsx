@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import type { Prize, Prizes } from '@otog/schemas/api/contest';
 import { BloodDropIcon, MedalIcon } from './prize-icons.tsx';
-import type { BoardProblem } from './ScoreboardTable.tsx';
+import type { BoardProblem } from './board.ts';
 
 const KINDS = [
   { key: 'firstBlood', name: 'First Blood', Icon: BloodDropIcon, description: 'ผู้ที่ผ่านข้อนี้เป็นคนแรก' },

@@ -11,10 +11,9 @@ import { Spinner } from '../../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { apiQuery } from '../../../lib/query.ts';
 import { formatContestClock } from '../phase.ts';
-import { problemRank } from './board.ts';
+import { problemRank, type BoardProblem, type BoardRow } from './board.ts';
 import { ScoreChart } from './ScoreChart.tsx';
 import { historyEvents, scoreSeries } from './score-series.ts';
-import type { BoardProblem, BoardRow } from './ScoreboardTable.tsx';
 
 const TOTAL = 'total';
 
@@ -91,10 +90,9 @@ export default function ScoreHistoryDialog({
   onClose(): void;
 }) {
   const { entry } = target;
-  const user = entry.row.user;
   const selectId = useId();
   const [selected, setSelected] = useState<string>(target.problemId === undefined ? TOTAL : String(target.problemId));
-  const history = useQuery(apiQuery(contestContract.getUserContestScoreHistory, { params: { contestId, userId: user.id } }));
+  const history = useQuery(apiQuery(contestContract.getUserContestScoreHistory, { params: { contestId, userId: entry.userId } }));
   const duration = Math.max(0, Math.floor((timeEnd - timeStart) / 1000));
   const events = useMemo(() => historyEvents(history.data ?? []), [history.data]);
   const problemId = selected === TOTAL ? undefined : Number(selected);
@@ -103,9 +101,9 @@ export default function ScoreHistoryDialog({
   const ranks = useMemo(
     () =>
       new Map(
-        problems.map((problem) => {
-          const mine = entry.cells.get(problem.id)?.score ?? 0;
-          return [problem.id, problemRank(mine, rows.map((other) => other.cells.get(problem.id)?.score ?? 0))] as const;
+        problems.map((problem, column) => {
+          const mine = entry.scores[column] ?? 0;
+          return [problem.id, problemRank(mine, rows.map((other) => other.scores[column] ?? 0))] as const;
         }),
       ),
     [problems, rows, entry],
@@ -113,7 +111,7 @@ export default function ScoreHistoryDialog({
   const selectedName = problemId === undefined ? 'คะแนนรวม' : (problems.find((problem) => problem.id === problemId)?.name ?? '');
 
   return (
-    <Dialog open onClose={onClose} title={`รายละเอียดคะแนนของ ${user.showName}`} size="lg">
+    <Dialog open onClose={onClose} title={`รายละเอียดคะแนนของ ${entry.showName}`} size="lg">
       <div className="sb-history">
         <div className="table-wrap">
           <table className="table sb-score-table" aria-label="คะแนนและอันดับ">
@@ -131,13 +129,13 @@ export default function ScoreHistoryDialog({
             <tbody>
               <tr className="sb-score-total" data-problem="total">
                 <th scope="row">คะแนนรวม</th>
-                <td className="num">{entry.row.totalScore}</td>
+                <td className="num">{entry.totalScore}</td>
                 <td className="num">{entry.rank}</td>
               </tr>
-              {problems.map((problem) => (
+              {problems.map((problem, column) => (
                 <tr key={problem.id} data-problem={problem.id}>
                   <th scope="row">{problem.name}</th>
-                  <td className="num">{entry.cells.get(problem.id)?.score ?? '-'}</td>
+                  <td className="num">{entry.scores[column] ?? '-'}</td>
                   <td className="num">{ranks.get(problem.id)}</td>
                 </tr>
               ))}

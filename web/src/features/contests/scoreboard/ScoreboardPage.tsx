@@ -7,7 +7,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { contestContract, type ScoreboardRow } from '@otog/schemas/api/contest';
+import { contestContract } from '@otog/schemas/api/contest';
 import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Dialog } from '../../../components/ui/Dialog.tsx';
@@ -23,11 +23,12 @@ import { useSession } from '../../../lib/session.tsx';
 import { useDebounced } from '../../../lib/use-debounced.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { contestPhase } from '../phase.ts';
-import { parseContestId, policyMessage, REPLAY_STEPS, replayMoment, replayStepAtOrBefore, sharedRanks } from './board.ts';
+import { boardQuery, boardsOf } from './board-query.ts';
+import { boardRowsOf, parseContestId, policyMessage, REPLAY_STEPS, replayMoment, replayStepAtOrBefore, type BoardProblem, type BoardRow } from './board.ts';
 import { PrizeTable } from './PrizeTable.tsx';
 import { ReplayControl } from './ReplayControl.tsx';
 import type { ScoreHistoryTarget } from './ScoreHistoryDialog.tsx';
-import { ScoreboardTable, type BoardActions, type BoardHandle, type BoardProblem, type BoardRow } from './ScoreboardTable.tsx';
+import { ScoreboardTable, type BoardActions, type BoardHandle } from './ScoreboardTable.tsx';
 import './scoreboard.css';
 
 const ScoreHistoryDialog = lazy(() => import('./ScoreHistoryDialog.tsx'));
@@ -67,9 +68,11 @@ function Scoreboard({ contestId }: { contestId: number }) {
 
   const watched = useWatch({ contestId });
   const board = useQuery({
-    ...apiQuery(contestContract.getContestScoreboard, { params: { contestId }, query: replayAt ? { at: replayAt, judged: 'then' } : {} }),
+    ...boardQuery(contestId, replayAt),
     // The replay keeps showing the last board while the next moment loads.
     placeholderData: keepPreviousData,
+    // Every row is rebuilt from the columns anyway: comparing 10,000 rows with the last answer buys nothing.
+    structuralSharing: false,
     refetchInterval: !watched && phase === 'RUNNING' && replayAt === null ? POLL_MS : false,
   });
   // A replay the server refuses (past a freeze still in force, say) keeps the last board on screen.
@@ -82,22 +85,12 @@ function Scoreboard({ contestId }: { contestId: number }) {
 
   useRealtimeEvent(REALTIME_EVENTS.scoreboard, (notice: unknown) => {
     if ((notice as { id?: unknown } | null)?.id !== contestId) return;
-    void queryClient.invalidateQueries({ queryKey: apiKey(contestContract.getContestScoreboard, { params: { contestId } }).slice(0, 3) });
+    void queryClient.invalidateQueries({ queryKey: boardsOf(contestId) });
     void queryClient.invalidateQueries({ queryKey: apiKey(contestContract.getContestPrize, { params: { contestId } }).slice(0, 3) });
   });
 
-  const problems = useMemo<BoardProblem[]>(
-    () =>
-      (shown?.contest.contestProblem ?? [])
-        .map(({ problem }) => ({ id: problem.id, name: problem.name, score: problem.score }))
-        .sort((a, b) => a.id - b.id),
-    [shown],
-  );
-  const rows = useMemo<BoardRow[]>(() => {
-    const entries = shown?.userContest ?? [];
-    const ranks = sharedRanks(entries);
-    return entries.map((row, index) => ({ row, rank: ranks[index]!, cells: new Map(row.contestScores.map((cell) => [cell.problemId, cell])) }));
-  }, [shown]);
+  const problems = useMemo<readonly BoardProblem[]>(() => shown?.problems ?? [], [shown]);
+  const rows = useMemo<BoardRow[]>(() => (shown ? boardRowsOf(shown) : []), [shown]);
   const firstBlood = useMemo(
     () => new Map((prizes.data?.firstBlood ?? []).flatMap((prize) => (prize.problem && prize.user ? [[prize.problem.id, prize.user.id] as const] : []))),
     [prizes.data],
@@ -107,25 +100,15 @@ function Scoreboard({ contestId }: { contestId: number }) {
   const [history, setHistory] = useState<ScoreHistoryTarget | null>(null);
   const [confirmReveal, setConfirmReveal] = useState(false);
   const table = useRef<BoardHandle>(null);
-  const rowsRef = useRef(rows);
-  rowsRef.current = rows;
-  const actions = useMemo<BoardActions>(
-    () => ({
-      openHistory(row: ScoreboardRow, problemId?: number) {
-        const entry = rowsRef.current.find((item) => item.row.user.id === row.user.id);
-        if (entry) setHistory({ entry, problemId });
-      },
-    }),
-    [],
-  );
-  const meOnBoard = user !== null && rows.some((entry) => entry.row.user.id === user.id);
+  const actions = useMemo<BoardActions>(() => ({ openHistory: (entry, problemId) => setHistory({ entry, problemId }) }), []);
+  const meOnBoard = user !== null && rows.some((entry) => entry.userId === user.id);
 
   const reveal = useMutation({
     mutationFn: () => callApi(contestContract.revealScoreboard, { params: { contestId } }),
     onSuccess: () => {
       toast.success('เปิดเผยกระดานคะแนนแล้ว');
       setConfirmReveal(false);
-      void queryClient.invalidateQueries({ queryKey: apiKey(contestContract.getContestScoreboard, { params: { contestId } }).slice(0, 3) });
+      void queryClient.invalidateQueries({ queryKey: boardsOf(contestId) });
     },
     onError: (error) => toast.error(errorMessage(error)),
   });

@@ -1,35 +1,23 @@
 /**
  * The board: TanStack Table for the columns (the compact mode hides the problem ones) and TanStack Virtual
  * for the rows, inside its own scroll box so the header and the rank and name columns stay put while the
- * body scrolls both ways. Only the rows on screen are in the DOM; spacer rows stand for the rest, which
- * keeps it a real <table> (aria-rowcount, aria-rowindex). A refetch replaces the data in place: the box,
- * its scrollTop and the rows (keyed by user) stay.
+ * body scrolls both ways. Only the rows on screen are in the DOM, each placed absolutely in a body as tall
+ * as every row, with its layout contained: a scroll step lays out the rows it adds, not the table. It stays
+ * a real <table> (aria-rowcount, aria-rowindex) drawn with flex rows. A refetch replaces the data in place:
+ * the box, its scrollTop and the rows (keyed by user) stay. A score cell is plain text: one click handler on
+ * the body opens its history (keyboard users reach the same dialog by the total's button), which keeps a
+ * row light enough to add ten per frame.
  */
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Row } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, type Ref } from 'react';
+import { memo, useCallback, useImperativeHandle, useMemo, useRef, type CSSProperties, type MouseEvent, type Ref } from 'react';
 import { Link } from 'react-router';
-import type { ContestScoreCell, ScoreboardRow } from '@otog/schemas/api/contest';
 import { formatContestClock } from '../phase.ts';
-import { cellTone } from './board.ts';
+import { cellTone, type BoardProblem, type BoardRow } from './board.ts';
 import { BloodDropIcon } from './prize-icons.tsx';
 
 export const ROW_HEIGHT = 44;
-const OVERSCAN = 10;
-/** Rows further than this travel only this far when they change rank (a long slide says nothing more). */
-const MAX_SLIDE_ROWS = 8;
-
-export interface BoardProblem {
-  readonly id: number;
-  readonly name: string;
-  readonly score: number;
-}
-
-export interface BoardRow {
-  readonly row: ScoreboardRow;
-  readonly rank: number;
-  readonly cells: ReadonlyMap<number, ContestScoreCell>;
-}
+const OVERSCAN = 6;
 
 export interface BoardHandle {
   /** Scrolls the box so the user's row is in the middle; false when they are not on the board. */
@@ -37,7 +25,7 @@ export interface BoardHandle {
 }
 
 export interface BoardActions {
-  openHistory(row: ScoreboardRow, problemId?: number): void;
+  openHistory(row: BoardRow, problemId?: number): void;
 }
 
 interface TableMeta {
@@ -48,18 +36,23 @@ interface TableMeta {
 
 const column = createColumnHelper<BoardRow>();
 
-function ScoreCell({ entry, problem, meta }: { entry: BoardRow; problem: BoardProblem; meta: TableMeta }) {
-  const cell = entry.cells.get(problem.id);
-  const tone = cellTone(cell?.score, problem.score);
-  const pending = cell?.pending ?? 0;
-  const firstBlood = meta.firstBlood.get(problem.id) === entry.row.user.id;
-  const label = `${problem.name}: ${cell ? `${cell.score} คะแนน` : 'ยังไม่ส่ง'}${pending > 0 ? `, รอผลอีก ${pending} ครั้ง` : ''}`;
+function ScoreCell({ entry, problem, column, meta }: { entry: BoardRow; problem: BoardProblem; column: number; meta: TableMeta }) {
+  const score = entry.scores[column] ?? null;
+  const tone = cellTone(score, problem.score);
+  const pending = entry.pending[column] ?? 0;
+  const firstBlood = meta.firstBlood.get(problem.id) === entry.userId;
   return (
-    <button type="button" className={`sb-cell sb-cell-${tone}${pending > 0 ? ' sb-cell-pending' : ''}`} aria-label={label} onClick={() => meta.actions.openHistory(entry.row, problem.id)}>
-      <span className="sb-cell-score" aria-hidden>{cell ? cell.score : '-'}</span>
+    <span className={`sb-cell sb-cell-${tone}${pending > 0 ? ' sb-cell-pending' : ''}`} data-problem-id={problem.id}>
+      {score ?? (
+        <>
+          <span aria-hidden>-</span>
+          <span className="sr-only">ยังไม่ส่ง</span>
+        </>
+      )}
       {pending > 0 ? (
-        <span className="sb-pending" aria-hidden>
-          ? +{pending}
+        <span className="sb-pending">
+          <span aria-hidden>? +{pending}</span>
+          <span className="sr-only">รอผลอีก {pending} ครั้ง</span>
         </span>
       ) : null}
       {firstBlood ? (
@@ -67,7 +60,7 @@ function ScoreCell({ entry, problem, meta }: { entry: BoardRow; problem: BoardPr
           <BloodDropIcon />
         </span>
       ) : null}
-    </button>
+    </span>
   );
 }
 
@@ -83,14 +76,13 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
       id: 'name',
       header: 'ชื่อ',
       size: 180,
-      meta: { flexible: true },
       cell: ({ row, table }) => {
-        const user = row.original.row.user;
+        const { userId, showName } = row.original;
         const meta = table.options.meta as TableMeta;
         return (
-          <Link to={`/user/${user.id}`} className="sb-name" title={user.showName}>
-            {user.showName}
-            {meta.meId === user.id ? <span className="sr-only"> (คุณ)</span> : null}
+          <Link to={`/user/${userId}`} className="sb-name" title={showName}>
+            {showName}
+            {meta.meId === userId ? <span className="sr-only"> (คุณ)</span> : null}
           </Link>
         );
       },
@@ -103,10 +95,10 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
         <button
           type="button"
           className="sb-total"
-          aria-label={`คะแนนรวม ${row.original.row.totalScore}: ดูรายละเอียดคะแนนของ ${row.original.row.user.showName}`}
-          onClick={() => (table.options.meta as TableMeta).actions.openHistory(row.original.row)}
+          aria-label={`คะแนนรวม ${row.original.totalScore}: ดูรายละเอียดคะแนนของ ${row.original.showName}`}
+          onClick={() => (table.options.meta as TableMeta).actions.openHistory(row.original)}
         >
-          {row.original.row.totalScore}
+          {row.original.totalScore}
         </button>
       ),
     }),
@@ -114,9 +106,9 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
       id: 'time',
       header: 'ส่งล่าสุดเมื่อ',
       size: 108,
-      cell: ({ row }) => <span className="sb-time">{formatContestClock(row.original.row.maxPenalty)}</span>,
+      cell: ({ row }) => <span className="sb-time">{formatContestClock(row.original.maxPenalty)}</span>,
     }),
-    ...problems.map((problem) =>
+    ...problems.map((problem, index) =>
       column.display({
         id: `problem-${problem.id}`,
         header: () => (
@@ -125,52 +117,62 @@ function boardColumns(problems: ReadonlyArray<BoardProblem>) {
           </span>
         ),
         size: 112,
-        meta: { flexible: true },
-        cell: ({ row, table }) => <ScoreCell entry={row.original} problem={problem} meta={table.options.meta as TableMeta} />,
+        cell: ({ row, table }) => <ScoreCell entry={row.original} problem={problem} column={index} meta={table.options.meta as TableMeta} />,
       }),
     ),
   ];
 }
 
-const BoardRowView = memo(function BoardRowView({
-  row,
-  index,
-  isMe,
-  animate,
-}: {
+/** The problem columns share one class and one width. */
+const columnKind = (id: string) => (id.startsWith('problem-') ? 'problem' : id);
+
+/**
+ * The columns' widths as variables on the table, read by each column's class: one style for the table, none
+ * per cell (setting styles on the cells of every new row was the costliest part of a scroll step).
+ */
+function widthVariables(columns: ReadonlyArray<{ id: string; getSize(): number }>): CSSProperties {
+  return Object.fromEntries(columns.map((column) => [`--sb-w-${columnKind(column.id)}`, `${column.getSize()}px`]));
+}
+
+/** Rows off the replay are keyed by their place on screen: a scroll step refills the rows it has instead of making new ones. */
+const ROW_SLOTS = 128;
+
+/** A row re-renders when what it shows changes; its row model is rebuilt on every scroll step, its data is not. */
+const sameRow = (a: RowProps, b: RowProps) =>
+  a.row.original === b.row.original && a.index === b.index && a.start === b.start && a.isMe === b.isMe && a.meta === b.meta && a.compact === b.compact;
+
+interface RowProps {
   row: Row<BoardRow>;
   index: number;
+  start: number;
   isMe: boolean;
-  animate: boolean;
   /** Not read here: a new meta or column set must re-render the memoised row. */
   meta: TableMeta;
   compact: boolean;
-}) {
-  const element = useRef<HTMLTableRowElement>(null);
-  const shownAt = useRef(index);
-  // FLIP: a row that changed place starts where it was and slides to where it is now.
-  useLayoutEffect(() => {
-    const previous = shownAt.current;
-    shownAt.current = index;
-    const tr = element.current;
-    if (!animate || previous === index || !tr || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
-    const rows = Math.max(-MAX_SLIDE_ROWS, Math.min(MAX_SLIDE_ROWS, previous - index));
-    tr.style.transition = 'none';
-    tr.style.transform = `translateY(${rows * ROW_HEIGHT}px)`;
-    tr.getBoundingClientRect();
-    tr.style.transition = '';
-    tr.style.transform = '';
-  }, [index, animate]);
+}
+
+const BoardRowView = memo(function BoardRowView({
+  row,
+  index,
+  start,
+  isMe,
+}: RowProps) {
   return (
-    <tr ref={element} className={isMe ? 'sb-row sb-row-me' : 'sb-row'} aria-rowindex={index + 2} data-user-id={row.original.row.user.id} data-rank={row.original.rank}>
+    <tr
+      className={isMe ? 'sb-row sb-row-me' : 'sb-row'}
+      style={{ transform: `translateY(${start}px)` }}
+      aria-rowindex={index + 2}
+      data-user-id={row.original.userId}
+      data-rank={row.original.rank}
+    >
       {row.getVisibleCells().map((cell) => (
-        <td key={cell.column.id} className={`sb-td sb-col-${cell.column.id.startsWith('problem-') ? 'problem' : cell.column.id}`}>
+        <td key={cell.column.id} className={`sb-td sb-col-${columnKind(cell.column.id)}`}>
           {flexRender(cell.column.columnDef.cell, cell.getContext())}
         </td>
       ))}
     </tr>
   );
-});
+}, sameRow);
 
 export function ScoreboardTable({
   rows,
@@ -189,6 +191,7 @@ export function ScoreboardTable({
   meId: number | null;
   firstBlood: ReadonlyMap<number, number>;
   actions: BoardActions;
+  /** Rows slide to their new ranks (the replay). */
   animate: boolean;
   busy: boolean;
   ref?: Ref<BoardHandle>;
@@ -196,88 +199,80 @@ export function ScoreboardTable({
   const columns = useMemo(() => boardColumns(problems), [problems]);
   const columnVisibility = useMemo(() => Object.fromEntries(problems.map((problem) => [`problem-${problem.id}`, !compact])), [problems, compact]);
   const meta = useMemo<TableMeta>(() => ({ meId, firstBlood, actions }), [meId, firstBlood, actions]);
-  const table = useReactTable({
-    data: rows as BoardRow[],
-    columns,
-    state: { columnVisibility },
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (entry) => String(entry.row.user.id),
-    meta,
-  });
-  const tableRows = table.getRowModel().rows;
   const scrollBox = useRef<HTMLDivElement>(null);
-  const header = useRef<HTMLTableSectionElement>(null);
   // A new getItemKey makes the virtualizer measure every row again: keep it while the rows stay.
-  const getItemKey = useCallback((index: number) => tableRows[index]?.id ?? index, [tableRows]);
+  const getItemKey = useCallback((index: number) => rows[index]?.userId ?? index, [rows]);
   const virtualizer = useVirtualizer({
-    count: tableRows.length,
+    count: rows.length,
     getScrollElement: () => scrollBox.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
     getItemKey,
   });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const end = (items[items.length - 1]?.index ?? -1) + 1;
+  // The table models only the rows on screen: a live board of 10,000 rows costs a few dozen row models per update, not 10,000.
+  const shownRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
+  const table = useReactTable({
+    data: shownRows,
+    columns,
+    state: { columnVisibility },
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (entry) => String(entry.userId),
+    meta,
+  });
+  const tableRows = table.getRowModel().rows;
 
   useImperativeHandle(
     ref,
     () => ({
       scrollToUser(userId) {
-        const index = tableRows.findIndex((row) => row.original.row.user.id === userId);
+        const index = rows.findIndex((entry) => entry.userId === userId);
         if (index < 0) return false;
         virtualizer.scrollToIndex(index, { align: 'center' });
         return true;
       },
     }),
-    [tableRows, virtualizer],
+    [rows, virtualizer],
   );
 
-  const items = virtualizer.getVirtualItems();
-  const before = items[0]?.start ?? 0;
-  const after = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  // A click on a score cell opens that contestant's history on that problem.
+  const openCell = (event: MouseEvent<HTMLTableSectionElement>) => {
+    const cell = (event.target as Element).closest<HTMLElement>('[data-problem-id]');
+    const userId = cell?.closest<HTMLElement>('tr[data-user-id]')?.dataset.userId;
+    const entry = userId === undefined ? undefined : table.getRow(userId, true)?.original;
+    if (cell && entry) actions.openHistory(entry, Number(cell.dataset.problemId));
+  };
+
   const visibleColumns = table.getVisibleLeafColumns();
   const width = visibleColumns.reduce((sum, col) => sum + col.getSize(), 0);
 
   return (
     <div className="sb-scroll" ref={scrollBox} tabIndex={0} role="region" aria-label="ตารางคะแนน (เลื่อนดูได้)">
-      <table className="table sb-table" style={{ minWidth: width }} aria-label="ตารางคะแนน" aria-rowcount={tableRows.length + 1} aria-busy={busy || undefined}>
-        <colgroup>
-          {visibleColumns.map((col) => (
-            // Fixed columns keep their width; the name and problem columns share what the box has left.
-            <col key={col.id} style={(col.columnDef.meta as { flexible?: boolean } | undefined)?.flexible ? undefined : { width: col.getSize() }} />
-          ))}
-        </colgroup>
-        <thead ref={header}>
+      <table className={animate ? 'table sb-table sb-table-animate' : 'table sb-table'} style={{ minWidth: width, ...widthVariables(visibleColumns) }} aria-label="ตารางคะแนน" aria-rowcount={rows.length + 1} aria-busy={busy || undefined}>
+        <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} aria-rowindex={1}>
               {group.headers.map((head) => (
-                <th key={head.id} scope="col" className={`sb-th sb-col-${head.column.id.startsWith('problem-') ? 'problem' : head.column.id}`}>
+                <th key={head.id} scope="col" className={`sb-th sb-col-${columnKind(head.column.id)}`}>
                   {flexRender(head.column.columnDef.header, head.getContext())}
                 </th>
               ))}
             </tr>
           ))}
         </thead>
-        <tbody>
-          {tableRows.length === 0 ? (
+        <tbody style={{ height: virtualizer.getTotalSize() }} onClick={openCell}>
+          {rows.length === 0 ? (
             <tr>
-              <td colSpan={visibleColumns.length} className="sb-message">
-                ยังไม่มีผู้เข้าแข่งขัน
-              </td>
-            </tr>
-          ) : null}
-          {before > 0 ? (
-            <tr className="sb-spacer" aria-hidden style={{ height: before }}>
-              <td colSpan={visibleColumns.length} />
+              <td className="sb-message">ยังไม่มีผู้เข้าแข่งขัน</td>
             </tr>
           ) : null}
           {items.map((item) => {
-            const row = tableRows[item.index]!;
-            return <BoardRowView key={row.id} row={row} index={item.index} isMe={row.original.row.user.id === meId} animate={animate} meta={meta} compact={compact} />;
+            const row = tableRows[item.index - first];
+            // During the replay a row keeps its element as it changes rank, so it slides there.
+            return row ? <BoardRowView key={animate ? row.id : item.index % ROW_SLOTS} row={row} index={item.index} start={item.start} isMe={row.original.userId === meId} meta={meta} compact={compact} /> : null;
           })}
-          {after > 0 ? (
-            <tr className="sb-spacer" aria-hidden style={{ height: after }}>
-              <td colSpan={visibleColumns.length} />
-            </tr>
-          ) : null}
         </tbody>
       </table>
     </div>

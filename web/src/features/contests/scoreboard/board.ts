@@ -1,32 +1,47 @@
-/** The scoreboard's rules, pure so their tests are tables: shared ranks, cell tones, the contest id in the URL, the policy's message. */
+/** The scoreboard's rules, pure so their tests are tables: rows from the API's columns, cell tones, the contest id in the URL, the policy's message. */
+import type { ScoreboardColumns } from '@otog/schemas/api/contest';
 import type { ScoreboardPolicy } from '@otog/schemas/common/contest';
 
-export interface RankedRow {
-  readonly totalScore: number;
-  readonly maxPenalty: number;
-  /** The final rank once the contest is rated; null before. */
-  readonly rank: number | null;
+export interface BoardProblem {
+  readonly id: number;
+  readonly name: string;
+  readonly score: number;
 }
 
-/**
- * Ranks of rows already sorted by the API (total desc, then penalty asc): equal totals and penalties share
- * a rank and the next one skips (1, 2, 2, 4). A rated contest's own ranks win where they exist.
- */
-export function sharedRanks(rows: ReadonlyArray<RankedRow>): number[] {
-  const ranks: number[] = [];
-  rows.forEach((row, index) => {
-    const previous = rows[index - 1];
-    const computed = previous && previous.totalScore === row.totalScore && previous.maxPenalty === row.maxPenalty ? ranks[index - 1]! : index + 1;
-    ranks.push(row.rank ?? computed);
-  });
-  return ranks;
+/** One contestant's row of the board; per-problem values are in the board's problem order (by id). */
+export interface BoardRow {
+  readonly userId: number;
+  readonly showName: string;
+  /** Shared by ties (1, 2, 2, 4), as the API ranks them. */
+  readonly rank: number;
+  readonly totalScore: number;
+  readonly maxPenalty: number;
+  /** null: no score on that problem. */
+  readonly scores: ReadonlyArray<number | null>;
+  /** On a frozen board: later submissions left out (0: none). */
+  readonly pending: ReadonlyArray<number>;
+}
+
+/** The rows of GET /contest/{id}/scoreboard/columns, in rank order. */
+export function boardRowsOf(board: ScoreboardColumns): BoardRow[] {
+  const width = board.problems.length;
+  const none: number[] = new Array(width).fill(0);
+  return board.userId.map((userId, index) => ({
+    userId,
+    showName: board.showName[index] ?? '',
+    rank: board.rank[index] ?? index + 1,
+    totalScore: board.totalScore[index] ?? 0,
+    maxPenalty: board.maxPenalty[index] ?? 0,
+    scores: board.score.slice(index * width, (index + 1) * width),
+    pending: board.pending ? board.pending.slice(index * width, (index + 1) * width) : none,
+  }));
 }
 
 export type CellTone = 'full' | 'partial' | 'zero' | 'none';
 
 /** How a cell is coloured: its score against the problem's full score; no score at all is "none". */
-export function cellTone(score: number | undefined, fullScore: number): CellTone {
-  if (score === undefined) return 'none';
+export function cellTone(score: number | null, fullScore: number): CellTone {
+  if (score === null) return 'none';
   if (score <= 0) return 'zero';
   return score >= fullScore ? 'full' : 'partial';
 }

@@ -1,0 +1,11 @@
+/** The board's read, shared by the page and the preload at boot so both use one key and one check. */
+import { contestContract, parseScoreboardColumns } from '@otog/schemas/api/contest';
+import { apiKey, apiQuery } from '../../../lib/query.ts';
+
+/** The live board (no `at`) or the board as it stood at `at` with the verdicts known then. */
+export function boardQuery(contestId: number, at: string | null = null) {
+  return apiQuery(contestContract.getContestScoreboardColumns, { params: { contestId }, query: at ? { at, judged: 'then' } : {} }, { parse: parseScoreboardColumns });
+}
+
+/** Every board of the contest, live and replayed: what a scoreboard notice or a reveal makes stale. */
+export const boardsOf = (contestId: number) => apiKey(contestContract.getContestScoreboardColumns, { params: { contestId } }).slice(0, 3);
