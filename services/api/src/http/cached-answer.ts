@@ -1,8 +1,11 @@
 /**
  * Sends a large JSON answer that the route keeps ready: ETag / If-None-Match (304), and gzip or brotli when
- * the client accepts them. Compression is the answer's own business (a shared answer compresses once per
- * version and hands out the same bytes), so this module only negotiates.
+ * the client accepts them; and the answers themselves (answerOf): a shared answer compresses once per
+ * version and hands out the same bytes.
  */
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type Encoding = 'br' | 'gzip';
@@ -14,6 +17,41 @@ export interface CachedAnswer {
   readonly json: Buffer;
   /** The JSON compressed with the encoding. */
   encoded(encoding: Encoding): Promise<Buffer>;
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** Shared bodies are compressed once per version: worth a better ratio. Per-caller ones: worth speed. */
+function compress(json: Buffer, encoding: Encoding, effort: 'once' | 'per-request'): Promise<Buffer> {
+  if (encoding === 'gzip') return gzipAsync(json, { level: effort === 'once' ? 6 : 1 });
+  return brotliAsync(json, {
+    params: {
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_QUALITY]: effort === 'once' ? 5 : 1,
+      [constants.BROTLI_PARAM_SIZE_HINT]: json.length,
+    },
+  });
+}
+
+/** A weak ETag naming its parts (what the answer was made of), short and opaque. */
+export const weakEtag = (...parts: string[]) => `W/"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 27)}"`;
+
+/** An answer whose JSON is ready and whose compressed forms are made on first demand, then kept. */
+export function answerOf(etag: string, json: Buffer, effort: 'once' | 'per-request'): CachedAnswer {
+  const encoded = new Map<Encoding, Promise<Buffer>>();
+  return {
+    etag,
+    json,
+    encoded(encoding) {
+      let body = encoded.get(encoding);
+      if (!body) {
+        body = compress(json, encoding, effort);
+        encoded.set(encoding, body);
+      }
+      return body;
+    },
+  };
 }
 
 /** Brotli first (smaller), then gzip; an encoding is refused with `;q=0`. `*` accepts both. */

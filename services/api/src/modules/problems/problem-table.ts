@@ -14,11 +14,9 @@
  *   fast settings (it is a different body for every caller).
  */
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { ProblemQueries, SharedTableRow } from '@otog/projections';
 import { ProblemTableRowSchema, type SubmissionSummary } from '@otog/schemas/api/problem';
-import type { CachedAnswer, Encoding } from '../../http/cached-answer.ts';
+import { answerOf, weakEtag, type CachedAnswer } from '../../http/cached-answer.ts';
 
 type Audience = 'public' | 'admin';
 
@@ -33,40 +31,6 @@ interface SharedTable {
 
 const NULL = 'null';
 const ROW_END = `"latestSubmission":${NULL}}`;
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-
-/** Shared bodies are compressed once per version: worth a better ratio. Per-caller ones: worth speed. */
-function compress(json: Buffer, encoding: Encoding, effort: 'once' | 'per-request'): Promise<Buffer> {
-  if (encoding === 'gzip') return gzipAsync(json, { level: effort === 'once' ? 6 : 1 });
-  return brotliAsync(json, {
-    params: {
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_QUALITY]: effort === 'once' ? 5 : 1,
-      [constants.BROTLI_PARAM_SIZE_HINT]: json.length,
-    },
-  });
-}
-
-const weakEtag = (...parts: string[]) => `W/"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 27)}"`;
-
-/** An answer whose JSON is ready and whose compressed forms are made on first demand, then kept. */
-function answerOf(etag: string, json: Buffer, effort: 'once' | 'per-request'): CachedAnswer {
-  const encoded = new Map<Encoding, Promise<Buffer>>();
-  return {
-    etag,
-    json,
-    encoded(encoding) {
-      let body = encoded.get(encoding);
-      if (!body) {
-        body = compress(json, encoding, effort);
-        encoded.set(encoding, body);
-      }
-      return body;
-    },
-  };
-}
 
 /** The rows as the route's contract serializes them (z.encode, then JSON), joined into one array. */
 function sharedTable(version: string, audience: Audience, rows: readonly SharedTableRow[]): SharedTable {
