@@ -13,6 +13,7 @@ import { sql, type DatabasePool, type DatabaseTransactionConnection } from '@oto
 import type { EventStore, StoredEvent } from '@otog/platform/eventstore/event-store';
 import { isEvent } from '@otog/platform/eventstore/command';
 import { LOG_START } from '@otog/platform/eventstore/position';
+import { holdCheckpointsForRepair } from '@otog/platform/runner/checkpoints';
 import { slotConsumerName, slotTables, type SlotTables } from '@otog/platform/runner/projection';
 import { listSlots } from '@otog/platform/runner/projection-slots';
 import { ContestCreated, ContestDeleted, ContestEdited, ProblemDeleted, type ContestSettings } from '@otog/schemas/events';
@@ -41,9 +42,7 @@ export async function rebuildContestScores(
   const scope = `contest:${contestId}`;
 
   return pool.transaction(async (tx) => {
-    await tx.query(sql.unsafe`
-      SELECT 1 FROM consumer_checkpoints WHERE consumer = ${slotConsumerName(contestScoresProjection.name, live.generation)}
-      ORDER BY source, part FOR UPDATE`);
+    await holdCheckpointsForRepair(tx, slotConsumerName(contestScoresProjection.name, live.generation));
     const total = await store.countScope(tx, scope, CONTEST_TYPES);
     let settings: ContestSettings | null = null;
     const journal = new Map<number, JournalRecord>();

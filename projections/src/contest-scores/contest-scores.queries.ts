@@ -4,7 +4,7 @@
  * replayed boards are folded from.
  */
 import { z } from 'zod';
-import { sql, type DatabasePool } from '@otog/platform/db/pool';
+import { sql, type Queryable } from '@otog/platform/db/pool';
 import { readModel } from '@otog/platform/runner/read-model';
 import { submissionsProjection } from '../submissions/submissions.projection.ts';
 import { contestScoresProjection } from './contest-scores.projection.ts';
@@ -59,7 +59,7 @@ const live = readModel({ cs: contestScoresProjection, s: submissionsProjection }
 
 export type ContestScoreQueries = ReturnType<typeof createContestScoreQueries>;
 
-export function createContestScoreQueries(pool: DatabasePool) {
+export function createContestScoreQueries(pool: Queryable) {
   return {
     /** Every cell of the contest (one user's when `userId`), by user then problem. */
     async cells(contestId: number, userId?: number): Promise<CellRow[]> {

@@ -3,7 +3,7 @@
  * their participants. Rows are parsed with zod; times are ISO strings.
  */
 import { z } from 'zod';
-import { sql, type DatabasePool } from '@otog/platform/db/pool';
+import { sql, type Queryable } from '@otog/platform/db/pool';
 import { readModel } from '@otog/platform/runner/read-model';
 import { ContestModeSchema, GradingModeSchema, ScoreboardPolicySchema } from '@otog/schemas/common/contest';
 import { problemsProjection } from '../problems/problems.projection.ts';
@@ -44,7 +44,7 @@ const live = readModel({ c: contestsProjection, p: problemsProjection });
 
 export type ContestQueries = ReturnType<typeof createContestQueries>;
 
-export function createContestQueries(pool: DatabasePool) {
+export function createContestQueries(pool: Queryable) {
   return {
     async find(contestId: number): Promise<ContestRecord | null> {
       const { c } = await live(pool);

@@ -98,6 +98,15 @@ async function tableVersionOf(db: Queryable): Promise<string | null> {
   return `${p.version.names.join('.')}@${at.problems}/${s.passed_version.names.join('.')}@${at.passed}`;
 }
 
+/** The given problems that exist, by id (on a pool, or in a transaction that reads other models beside them). */
+export async function findProblems(db: Queryable, problemIds: readonly number[]): Promise<ProblemRecord[]> {
+  const { p } = await live(db);
+  return [
+    ...(await db.any(sql.type(ProblemRecordSchema)`
+      SELECT ${RECORD_COLUMNS} FROM ${p.problems} p WHERE p.id = ANY(${sql.array([...problemIds], 'int4')}) ORDER BY p.id`)),
+  ];
+}
+
 export function createProblemQueries(pool: DatabasePool) {
   return {
     async find(problemId: number): Promise<ProblemRecord | null> {
@@ -106,13 +115,7 @@ export function createProblemQueries(pool: DatabasePool) {
     },
 
     /** The given problems that exist, by id. */
-    async findMany(problemIds: readonly number[]): Promise<ProblemRecord[]> {
-      const { p } = await live(pool);
-      return [
-        ...(await pool.any(sql.type(ProblemRecordSchema)`
-          SELECT ${RECORD_COLUMNS} FROM ${p.problems} p WHERE p.id = ANY(${sql.array([...problemIds], 'int4')}) ORDER BY p.id`)),
-      ];
-    },
+    findMany: (problemIds: readonly number[]) => findProblems(pool, problemIds),
 
     async isEmpty(): Promise<boolean> {
       const { p } = await live(pool);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import { noticeCollector } from '@otog/platform/notices/notice';
+import { holdCheckpointsForRepair } from '@otog/platform/runner/checkpoints';
 import { slotConsumerName, slotTables } from '@otog/platform/runner/projection';
 import { listSlots } from '@otog/platform/runner/projection-slots';
 import { previewContest, rateFrom, ratingsProjection, type RatingKey, type RatingTables } from './ratings.projection.ts';
@@ -30,9 +31,7 @@ export async function recomputeRatings(
 ): Promise<{ contests: number; results: number }> {
   const { generation, t } = await liveTables(pool);
   return pool.transaction(async (tx) => {
-    await tx.query(sql.unsafe`
-      SELECT 1 FROM consumer_checkpoints WHERE consumer = ${slotConsumerName(ratingsProjection.name, generation)}
-      ORDER BY source, part FOR UPDATE`);
+    await holdCheckpointsForRepair(tx, slotConsumerName(ratingsProjection.name, generation));
     let from = FIRST;
     if (fromContestId !== null) {
       const key = await tx.maybeOne(sql.type(z.object({ timeEnd: z.string(), contestId: z.number().int() }))`

@@ -1,6 +1,6 @@
 /** Reads of the ratings read model: users' current ratings, a user's rated contests, a contest's results. */
 import { z } from 'zod';
-import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
+import { sql, type Queryable } from '@otog/platform/db/pool';
 import type { SlotTables } from '@otog/platform/runner/projection';
 import { NoLiveSlotError, readModel } from '@otog/platform/runner/read-model';
 import { contestsProjection } from '../contests/contests.projection.ts';
@@ -36,7 +36,7 @@ export async function ratingColumn(db: Queryable, alias: string) {
   }
 }
 
-export function createRatingQueries(pool: DatabasePool) {
+export function createRatingQueries(pool: Queryable) {
   return {
     /** Current ratings of these users; users never rated are absent. */
     async ratingsOf(userIds: readonly number[]): Promise<Map<number, number>> {

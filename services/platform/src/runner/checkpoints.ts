@@ -62,6 +62,16 @@ export async function lockCheckpoint(
   return row ? toCheckpoint(row as Record<string, unknown>) : null;
 }
 
+/**
+ * For an operator's repair of a live slot outside the fold: holds every checkpoint row of the consumer for
+ * the transaction (the projector folds nothing of the slot meanwhile) and writes them without moving them,
+ * so that readers keyed by the rows' last writer (the scoreboard cache) see that the slot's tables changed.
+ */
+export async function holdCheckpointsForRepair(tx: DatabaseTransactionConnection, consumer: string): Promise<void> {
+  await tx.query(sql.unsafe`SELECT 1 FROM consumer_checkpoints WHERE consumer = ${consumer} ORDER BY source, part FOR UPDATE`);
+  await tx.query(sql.unsafe`UPDATE consumer_checkpoints SET updated_at = now() WHERE consumer = ${consumer}`);
+}
+
 /** Compare-and-set: moves from `previous` to `next` or throws CheckpointConflictError. */
 export async function advanceCheckpoint(
   tx: DatabaseTransactionConnection,
