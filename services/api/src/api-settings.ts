@@ -38,5 +38,6 @@ export function apiSettingsFrom(config: ApiConfig): ApiSettings {
     corsOrigins: config.CORS_ORIGINS ?? [],
     submissionMaxBytes: config.SUBMISSION_MAX_BYTES,
     trustProxy: config.TRUST_PROXY ?? false,
+    scoreboardCacheSize: config.SCOREBOARD_CACHE_SIZE,
   };
 }

@@ -46,6 +46,12 @@ export interface ApiSettings {
   };
   /** Behind a reverse proxy: which X-Forwarded-For hops to believe for the caller's IP (Fastify's trustProxy). */
   readonly trustProxy: boolean | string;
+  /**
+   * How many scoreboards (a contest's live board, or its board frozen at a moment) each API process keeps
+   * built, the least recently read dropped first; 0 builds every answer. A board of 10,000 contestants ×
+   * 10 problems takes about 30 MB kept.
+   */
+  readonly scoreboardCacheSize: number;
 }
 
 /** What the public API's modules are given: the event-sourcing core, file storage and settings. */
@@ -82,4 +88,5 @@ export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {
     accountEdit: { max: 10, windowMs: 60_000 },
   },
   trustProxy: false,
+  scoreboardCacheSize: 16,
 };

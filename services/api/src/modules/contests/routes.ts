@@ -24,12 +24,12 @@ import {
   type ContestPatch,
   type ProblemScoreHistory,
   type ScoreboardQuery,
-  type ScoreboardRow,
 } from '@otog/schemas/api/contest';
 import { contestStateAt } from '@otog/schemas/common/contest';
 import type { ContestSettings } from '@otog/schemas/events';
 import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { sendCachedAnswer } from '../../http/cached-answer.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
 import { HIDDEN_PROBLEM_MESSAGE } from '../problems/visibility.ts';
@@ -37,17 +37,14 @@ import { findAccount, summariesOf } from '../users/accounts.ts';
 import { boardOpenTo, frozenAtFor, NOT_STARTED_MESSAGE, replayOpenTo, SCOREBOARD_HIDDEN_MESSAGE, startedFor, timesOf } from './contest-access.ts';
 import { handleContest, nextContestId } from './contest-commands.ts';
 import { contestScope, type ContestState } from './contest-decider.ts';
-import { existingContest } from './contest-lookup.ts';
-import { boardColumns, rankBoard } from './scoreboard.ts';
+import { CONTEST_NOT_FOUND, existingContest } from './contest-lookup.ts';
+import { columnsScoreboard, otogScoreboard, scoreboardRows, toContest, type RankedBoard } from './board-answers.ts';
+import { ContestGoneError, createBoardCache, scoringSettings as scoringSettingsOf, type BoardShape, type KeptView } from './board-cache.ts';
+import { rankBoard } from './scoreboard.ts';
 
 const PROBLEM_NOT_FOUND = 'Problem not found';
 /** Events read per page when a replay folds a contest's log. */
 const REPLAY_PAGE = 5_000;
-
-export function toContest(record: ContestRecord): Contest {
-  const { id, name, mode, gradingMode, scoreboardPolicy, timeStart, timeEnd, announce, freezeAt } = record;
-  return { id, name, mode, gradingMode, scoreboardPolicy, timeStart, timeEnd, announce, freezeAt };
-}
 
 const stateToContest = (contestId: number, state: ContestState): Contest => ({ id: contestId, ...state!.settings });
 
@@ -68,14 +65,12 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
   const announcements = announcementQueries(deps.pool);
   const found = (contestId: number) => existingContest(deps.pool, contestId);
 
+  const boards = createBoardCache(deps.pool, { boards: deps.settings.scoreboardCacheSize });
+
   /** The contest's problems as full rows, by id. */
   const problemsOf = async (contestId: number): Promise<ProblemRecord[]> => problems.findMany((await contests.problems(contestId)).map((problem) => problem.id));
 
-  const scoringSettings = async (contest: ContestRecord, journal: readonly JournalEntry[]) => ({
-    gradingMode: contest.gradingMode,
-    contestStart: Date.parse(contest.timeStart),
-    problemScores: await scores.problemScores([...new Set(journal.map((entry) => entry.problemId))]),
-  });
+  const scoringSettings = (contest: ContestRecord, journal: readonly JournalEntry[]) => scoringSettingsOf(deps.pool, contest, journal);
 
   /** The judged journal as it stood at `until`: today's verdicts of the submissions made by then, or the verdicts known then. */
   const journalAt = async (contestId: number, until: number, judged: 'then' | 'now'): Promise<JournalEntry[]> => {
@@ -89,43 +84,19 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     }
   };
 
-  /** The rows of the board: live, frozen at a moment (later submissions pending) or replayed as of a moment. */
-  const boardRows = async (
-    contest: ContestRecord,
-    problemIds: ReadonlySet<number>,
-    view: { kind: 'live' } | { kind: 'frozen'; at: number } | { kind: 'replay'; at: number; judged: 'then' | 'now' },
-    /** Each rated participant's rating after the contest (empty until it is rated). */
-    rated: ReadonlyMap<number, { rating: number }>,
-  ): Promise<ScoreboardRow[]> => {
-    const participants = await contests.participants(contest.id, { usersOnly: true, ...(view.kind === 'replay' ? { joinedBy: new Date(view.at) } : {}) });
-    let cells: Parameters<typeof rankBoard>[2];
-    let pending = new Map<string, number>();
-    if (view.kind === 'live') {
-      cells = await scores.cells(contest.id);
-    } else {
-      const journal = await journalAt(contest.id, view.at, view.kind === 'frozen' ? 'now' : view.judged);
-      cells = scoreCells(journal, await scoringSettings(contest, journal));
-      if (view.kind === 'frozen') {
-        pending = new Map((await scores.madeAfter(contest.id, view.at)).map((row) => [`${row.userId}:${row.problemId}`, row.count]));
-      }
-    }
+  /** A replay of the board as of a moment (the live and frozen boards are kept by the board cache). */
+  const replayedBoard = async (contest: ContestRecord, at: number, judged: 'then' | 'now'): Promise<RankedBoard> => {
+    const [contestProblems, rated, participants, everyone] = await Promise.all([
+      problemsOf(contest.id),
+      ratings.contestResults(contest.id),
+      contests.participants(contest.id, { usersOnly: true, joinedBy: new Date(at) }),
+      contests.participants(contest.id, { usersOnly: false }),
+    ]);
+    const journal = await journalAt(contest.id, at, judged);
+    const cells = scoreCells(journal, await scoringSettings(contest, journal));
     const users = await summariesOf(deps.pool, participants);
-    return rankBoard(contest.gradingMode, participants, cells, problemIds, pending).flatMap((row) => {
-      const user = users.get(row.userId);
-      if (!user) return [];
-      return [
-        {
-          userId: row.userId,
-          contestId: contest.id,
-          rank: row.rank,
-          ratingAfterUpdate: rated.get(row.userId)?.rating ?? null,
-          user: { id: user.id, showName: user.showName, role: user.role, rating: user.rating },
-          contestScores: [...row.cells],
-          totalScore: row.totalScore,
-          maxPenalty: row.maxPenalty,
-        },
-      ];
-    });
+    const ranked = rankBoard(contest.gradingMode, participants, cells, new Set(contestProblems.map((problem) => problem.id)));
+    return { contest, problems: contestProblems, everyone, rated, rows: scoreboardRows(contest.id, ranked, users, rated), frozenAt: null };
   };
 
   /** A user's scores with their histories: live, or as they stood at a freeze. */
@@ -213,50 +184,50 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     return scoreHistory(contest, userId, own ? null : frozenAtFor(timesOf(contest), isAdmin(request.auth), now));
   });
 
-  /** The board the caller may see: refused under the policy (403); live, frozen for them, or a replay they may see. */
-  const visibleBoard = async (contestId: number, auth: AuthUser | null, { at, judged }: ScoreboardQuery) => {
+  /**
+   * The board the caller may see: refused under the policy (403); a replay they may see (built per request),
+   * or the live board or the one frozen for them (kept by the board cache, which only keeps content: the
+   * policy is decided here, per request, before it is asked).
+   */
+  const visibleBoard = async (
+    contestId: number,
+    auth: AuthUser | null,
+    { at, judged }: ScoreboardQuery,
+  ): Promise<{ kind: 'replay'; board: RankedBoard } | { kind: 'kept'; contestId: number; view: KeptView }> => {
     const contest = await found(contestId);
     const admin = isAdmin(auth);
     const now = Date.now();
     boardRefusal(contest, auth, now);
     const times = timesOf(contest);
-    const frozenAt = frozenAtFor(times, admin, now);
-    let view: Parameters<typeof boardRows>[2];
     if (at !== undefined) {
       const moment = Date.parse(at);
       if (!replayOpenTo(times, admin, moment, now)) throw forbidden(SCOREBOARD_HIDDEN_MESSAGE);
-      view = { kind: 'replay', at: moment, judged };
-    } else {
-      view = frozenAt === null ? { kind: 'live' } : { kind: 'frozen', at: frozenAt };
+      return { kind: 'replay', board: await replayedBoard(contest, moment, judged) };
     }
-    const [contestProblems, rated] = await Promise.all([problemsOf(contest.id), ratings.contestResults(contest.id)]);
-    const rows = await boardRows(contest, new Set(contestProblems.map((problem) => problem.id)), view, rated);
-    return { contest, contestProblems, rated, rows, frozenAt: view.kind === 'frozen' ? new Date(view.at).toISOString() : null };
+    const frozenAt = frozenAtFor(times, admin, now);
+    return { kind: 'kept', contestId: contest.id, view: frozenAt === null ? { kind: 'live' } : { kind: 'frozen', at: frozenAt } };
   };
 
-  serve(app, contract.getContestScoreboard, async (request) => {
-    const { contest, contestProblems, rated, rows, frozenAt } = await visibleBoard(request.params.contestId, request.auth, request.query);
-    const everyone = await contests.participants(contest.id, { usersOnly: false });
-    return {
-      contest: {
-        ...toContest(contest),
-        // Final ranks and ratings once the contest is rated (OTOG's userContest), null before.
-        userContest: everyone.map((userId) => ({
-          userId,
-          contestId: contest.id,
-          rank: rated.get(userId)?.rank ?? null,
-          ratingAfterUpdate: rated.get(userId)?.rating ?? null,
-        })),
-        contestProblem: contestProblems.map((problem) => ({ contestId: contest.id, problemId: problem.id, problem: toProblem(problem) })),
-      },
-      userContest: rows,
-      frozenAt,
-    };
+  const keptAnswer = async (contestId: number, view: KeptView, shape: BoardShape) => {
+    try {
+      return await boards.answer(contestId, view, shape);
+    } catch (error) {
+      // Deleted between the policy check and the build.
+      if (error instanceof ContestGoneError) throw notFound(CONTEST_NOT_FOUND);
+      throw error;
+    }
+  };
+
+  serve(app, contract.getContestScoreboard, async (request, reply) => {
+    const visible = await visibleBoard(request.params.contestId, request.auth, request.query);
+    if (visible.kind === 'replay') return otogScoreboard(visible.board);
+    return sendCachedAnswer(request, reply, await keptAnswer(visible.contestId, visible.view, 'otog'));
   });
 
-  serve(app, contract.getContestScoreboardColumns, async (request) => {
-    const { contest, contestProblems, rows, frozenAt } = await visibleBoard(request.params.contestId, request.auth, request.query);
-    return { contest: toContest(contest), frozenAt, ...boardColumns(rows, contestProblems) };
+  serve(app, contract.getContestScoreboardColumns, async (request, reply) => {
+    const visible = await visibleBoard(request.params.contestId, request.auth, request.query);
+    if (visible.kind === 'replay') return columnsScoreboard(visible.board);
+    return sendCachedAnswer(request, reply, await keptAnswer(visible.contestId, visible.view, 'columns'));
   });
 
   serve(app, contract.getContestPrize, async (request) => {

@@ -42,17 +42,26 @@ export function rankBoard(
   );
   return ranked.map((row) => {
     const own = cellsOf.get(row.userId)!;
-    const shown: BoardCell[] = own.map(({ problemId, score, penalty }) => withPending({ problemId, score, penalty }, pending.get(`${row.userId}:${problemId}`)));
-    for (const problemId of problemIds) {
-      const count = pending.get(`${row.userId}:${problemId}`);
-      if (count && !own.some((cell) => cell.problemId === problemId)) shown.push({ problemId, score: 0, penalty: 0, pending: count });
-    }
+    const shown: BoardCell[] = own.map(({ problemId, score, penalty }) => ({ problemId, score, penalty }));
+    // A live board has nothing pending: no lookups per cell and problem then.
+    if (pending.size > 0) addPending(row.userId, shown, problemIds, pending);
     shown.sort((a, b) => a.problemId - b.problemId);
     return { userId: row.userId, rank: row.rank, totalScore: row.totalScore, maxPenalty: row.maxPenalty, cells: shown };
   });
 }
 
-const withPending = (cell: BoardCell, count: number | undefined): BoardCell => (count ? { ...cell, pending: count } : cell);
+/** A user's pending counts on their cells, and as cells of their own on problems they have no score on. */
+function addPending(userId: number, shown: BoardCell[], problemIds: ReadonlySet<number>, pending: ReadonlyMap<string, number>): void {
+  shown.forEach((cell, index) => {
+    const count = pending.get(`${userId}:${cell.problemId}`);
+    if (count) shown[index] = { ...cell, pending: count };
+  });
+  const scored = new Set(shown.map((cell) => cell.problemId));
+  for (const problemId of problemIds) {
+    const count = pending.get(`${userId}:${problemId}`);
+    if (count && !scored.has(problemId)) shown.push({ problemId, score: 0, penalty: 0, pending: count });
+  }
+}
 
 interface ColumnRow {
   readonly user: { readonly id: number; readonly showName: string };

@@ -1,0 +1,227 @@
+/**
+ * The live and frozen scoreboards of a contest, built once per version of what they show instead of once per
+ * request, and kept as ready JSON (compressed once per encoding) with an ETag.
+ *
+ * - Version: boardVersion (the board's projections' checkpoint rows and the accounts' change counter). A
+ *   build reads it and the board in one REPEATABLE READ snapshot, so a kept board is exactly its version.
+ * - Freshness: every request reads the version on arrival. It is answered by the kept board when that is of
+ *   its version, else by a build that surely sees everything it saw: the running build when that build's
+ *   version is the same, else the next build, started when the running one ends (a build that starts after
+ *   the request read its version sees at least that). So a request never gets a board older than the one
+ *   it would have built itself, and concurrent requests share builds: at most one runs per board, and every
+ *   request that arrives meanwhile waits for the same next one.
+ * - Who may see which board (the policy, frozen or live) is decided per request before the cache is asked;
+ *   the cache only keeps content, per contest and view (live, or frozen at a moment).
+ * - Memory: the boards of the `boards` views used last are kept (least recently used dropped). One kept
+ *   board of 10,000 contestants × 10 problems is the ranked rows plus the answers made of it (OTOG's 4.7 MB
+ *   and the columns' 1.1 MB of JSON, and their compressed forms once asked for).
+ */
+import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
+import { createContestQueries, createContestScoreQueries, type ContestRecord } from '@otog/projections';
+import { boardCells, boardParticipants, boardResults, boardVersion, type CellColumns } from '@otog/projections/contest-scores/board.queries';
+import { scoreCells, type JournalEntry } from '@otog/projections/contest-scores/rules/journal';
+import { findProblems } from '@otog/projections/problems/problems.queries';
+import { answerOf, weakEtag, type CachedAnswer } from '../../http/cached-answer.ts';
+import { columnsScoreboard, otogScoreboard, scoreboardRows, type BoardUser, type RankedBoard } from './board-answers.ts';
+import { rankBoard } from './scoreboard.ts';
+
+/** The boards the cache keeps: live, or frozen at a moment (ms). Replays are built per request. */
+export type KeptView = { readonly kind: 'live' } | { readonly kind: 'frozen'; readonly at: number };
+export type BoardShape = 'otog' | 'columns';
+
+/** What the scoring rules need besides a journal: the contest's mode and start, and the problems' full scores. */
+export async function scoringSettings(db: Queryable, contest: ContestRecord, journal: readonly JournalEntry[]) {
+  return {
+    gradingMode: contest.gradingMode,
+    contestStart: Date.parse(contest.timeStart),
+    problemScores: await createContestScoreQueries(db).problemScores([...new Set(journal.map((entry) => entry.problemId))]),
+  };
+}
+
+/** The cells as the ranking reads them. */
+function cellRows(columns: CellColumns) {
+  return columns.userId.map((userId, index) => ({
+    userId,
+    problemId: columns.problemId[index]!,
+    score: columns.score[index]!,
+    penalty: columns.penalty[index]!,
+    solvedAt: columns.solvedAt[index] ?? null,
+  }));
+}
+
+/**
+ * The board of a view as one snapshot shows it, with the snapshot's version; null when the contest is gone.
+ * A frozen board ranks the cells the rules give for the submissions made by the freeze (with their current
+ * verdicts), and counts each user's later submissions per problem as pending.
+ */
+export async function buildBoard(
+  pool: DatabasePool,
+  contestId: number,
+  view: KeptView,
+  /** Told the version as soon as the snapshot has read it. */
+  onVersion?: (version: string) => void,
+): Promise<{ version: string; board: RankedBoard } | null> {
+  return pool.transaction(async (tx) => {
+    await tx.query(sql.unsafe`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
+    const version = await boardVersion(tx);
+    onVersion?.(version);
+    const contests = createContestQueries(tx);
+    const contest = await contests.find(contestId);
+    if (!contest) return null;
+    const problems = await findProblems(tx, (await contests.problems(contestId)).map((problem) => problem.id));
+    const people = await boardParticipants(tx, contestId);
+    const rated = await boardResults(tx, contestId);
+    // Admins take part but are never ranked.
+    const users = new Map<number, BoardUser>();
+    people.userId.forEach((id, index) => {
+      const showName = people.showName[index];
+      if (people.role[index] === 'user' && showName != null) users.set(id, { id, showName, role: 'user', rating: people.rating[index] ?? null });
+    });
+    let cells: Parameters<typeof rankBoard>[2];
+    let pending = new Map<string, number>();
+    if (view.kind === 'live') {
+      cells = cellRows(await boardCells(tx, contestId));
+    } else {
+      const scores = createContestScoreQueries(tx);
+      const journal = await scores.judged(contestId, { until: view.at });
+      cells = scoreCells(journal, await scoringSettings(tx, contest, journal));
+      pending = new Map((await scores.madeAfter(contestId, view.at)).map((row) => [`${row.userId}:${row.problemId}`, row.count]));
+    }
+    const ranked = rankBoard(contest.gradingMode, [...users.keys()], cells, new Set(problems.map((problem) => problem.id)), pending);
+    const board: RankedBoard = {
+      contest,
+      problems,
+      everyone: people.userId,
+      rated,
+      rows: scoreboardRows(contestId, ranked, users, rated),
+      frozenAt: view.kind === 'frozen' ? new Date(view.at).toISOString() : null,
+    };
+    return { version, board };
+  });
+}
+
+/** A built board and the answers made of it so far. */
+interface Built {
+  readonly version: string;
+  answer(shape: BoardShape): CachedAnswer;
+}
+
+function built(contestId: number, view: KeptView, version: string, board: RankedBoard): Built {
+  const answers = new Map<BoardShape, CachedAnswer>();
+  const viewKey = viewKeyOf(view);
+  return {
+    version,
+    answer(shape) {
+      let answer = answers.get(shape);
+      if (!answer) {
+        // The answers are built to the contract's shapes by board-answers.ts; tests check them against it.
+        const json = JSON.stringify(shape === 'otog' ? otogScoreboard(board) : columnsScoreboard(board));
+        answer = answerOf(weakEtag('scoreboard', shape, String(contestId), viewKey, version), Buffer.from(json), 'once');
+        answers.set(shape, answer);
+      }
+      return answer;
+    },
+  };
+}
+
+const viewKeyOf = (view: KeptView) => (view.kind === 'live' ? 'live' : `frozen@${view.at}`);
+
+export class ContestGoneError extends Error {}
+
+interface Running {
+  /** Requests whose version read ended by this tick are surely covered by this build. */
+  readonly startTick: number;
+  /** Its snapshot's version, once read. */
+  known: string | undefined;
+  /** Settles when the version is read (or the build failed before). */
+  readonly versionRead: Promise<void>;
+  done: Promise<Built>;
+}
+
+interface Slot {
+  kept: Built | null;
+  running: Running | null;
+  /** The build that starts when the running one ends, shared by every request waiting for it. */
+  next: Promise<Built> | null;
+}
+
+export type BoardCache = ReturnType<typeof createBoardCache>;
+
+/** Keeps the `boards` views used last (0: none, every request builds its own). */
+export function createBoardCache(pool: DatabasePool, options: { boards: number }) {
+  const slots = new Map<string, Slot>();
+  let tick = 0;
+
+  const build = async (contestId: number, view: KeptView, onVersion?: (version: string) => void): Promise<Built> => {
+    const read = await buildBoard(pool, contestId, view, onVersion);
+    if (!read) throw new ContestGoneError(`contest ${contestId} is gone`);
+    return built(contestId, view, read.version, read.board);
+  };
+
+  const start = (slot: Slot, contestId: number, view: KeptView): Running => {
+    let versionRead!: () => void;
+    const running: Running = {
+      startTick: tick,
+      known: undefined,
+      versionRead: new Promise<void>((resolve) => (versionRead = resolve)),
+      done: Promise.resolve(null as never),
+    };
+    running.done = build(contestId, view, (version) => {
+      running.known = version;
+      versionRead();
+    })
+      .then((board) => {
+        slot.kept = board;
+        return board;
+      })
+      .finally(() => {
+        versionRead();
+        if (slot.running === running) slot.running = null;
+      });
+    slot.running = running;
+    return running;
+  };
+
+  /** A board at least as new as `observed` (read by `ticket`). */
+  const cover = async (slot: Slot, contestId: number, view: KeptView, ticket: number, observed: string): Promise<Built> => {
+    if (slot.kept?.version === observed) return slot.kept;
+    const running = slot.running;
+    if (!running || running.startTick >= ticket) return (running ?? start(slot, contestId, view)).done;
+    if (running.known === undefined) {
+      await running.versionRead;
+      // Failed before its snapshot: its error is the answer.
+      if (running.known === undefined) return running.done;
+      return cover(slot, contestId, view, ticket, observed);
+    }
+    if (running.known === observed) return running.done;
+    // The running build's snapshot may be older than what this request saw: the next build starts after it.
+    slot.next ??= running.done
+      .then(
+        () => {},
+        () => {},
+      )
+      .then(() => {
+        slot.next = null;
+        return (slot.running ?? start(slot, contestId, view)).done;
+      });
+    return slot.next;
+  };
+
+  return {
+    /** The answer of a contest's kept view, no older than the version read on arrival. */
+    async answer(contestId: number, view: KeptView, shape: BoardShape): Promise<CachedAnswer> {
+      const observed = await boardVersion(pool);
+      tick += 1;
+      const ticket = tick;
+      if (options.boards <= 0) return (await build(contestId, view)).answer(shape);
+      const key = `${contestId}:${viewKeyOf(view)}`;
+      let slot = slots.get(key);
+      if (slot) slots.delete(key);
+      slot ??= { kept: null, running: null, next: null };
+      // Most recently used last; the oldest dropped beyond the bound (its waiters still get their board).
+      slots.set(key, slot);
+      while (slots.size > options.boards) slots.delete(slots.keys().next().value!);
+      return (await cover(slot, contestId, view, ticket, observed)).answer(shape);
+    },
+  };
+}
