@@ -106,18 +106,24 @@ interface Built {
   answer(shape: BoardShape): CachedAnswer;
 }
 
-function built(contestId: number, view: KeptView, version: string, board: RankedBoard): Built {
+/**
+ * `last` holds the newest answer made per shape for this view: a build whose JSON is the same bytes (its
+ * version moved for something the board does not show) hands that one out again, with its ETag (a 304 for
+ * a client that has it) and the compressed forms already made.
+ */
+function built(contestId: number, view: KeptView, version: string, board: RankedBoard, last: Map<BoardShape, CachedAnswer>): Built {
   const answers = new Map<BoardShape, CachedAnswer>();
-  const viewKey = viewKeyOf(view);
   return {
     version,
     answer(shape) {
       let answer = answers.get(shape);
       if (!answer) {
         // The answers are built to the contract's shapes by board-answers.ts; tests check them against it.
-        const json = JSON.stringify(shape === 'otog' ? otogScoreboard(board) : columnsScoreboard(board));
-        answer = answerOf(weakEtag('scoreboard', shape, String(contestId), viewKey, version), Buffer.from(json), 'once');
+        const json = Buffer.from(JSON.stringify(shape === 'otog' ? otogScoreboard(board) : columnsScoreboard(board)));
+        const previous = last.get(shape);
+        answer = previous?.json.equals(json) ? previous : answerOf(weakEtag('scoreboard', shape, String(contestId), viewKeyOf(view), version), json, 'once');
         answers.set(shape, answer);
+        last.set(shape, answer);
       }
       return answer;
     },
@@ -140,6 +146,8 @@ interface Running {
 
 interface Slot {
   kept: Built | null;
+  /** The newest answer made per shape. */
+  readonly last: Map<BoardShape, CachedAnswer>;
   running: Running | null;
   /** The build that starts when the running one ends, shared by every request waiting for it. */
   next: Promise<Built> | null;
@@ -152,10 +160,10 @@ export function createBoardCache(pool: DatabasePool, options: { boards: number }
   const slots = new Map<string, Slot>();
   let tick = 0;
 
-  const build = async (contestId: number, view: KeptView, onVersion?: (version: string) => void): Promise<Built> => {
+  const build = async (contestId: number, view: KeptView, last: Map<BoardShape, CachedAnswer>, onVersion?: (version: string) => void): Promise<Built> => {
     const read = await buildBoard(pool, contestId, view, onVersion);
     if (!read) throw new ContestGoneError(`contest ${contestId} is gone`);
-    return built(contestId, view, read.version, read.board);
+    return built(contestId, view, read.version, read.board, last);
   };
 
   const start = (slot: Slot, contestId: number, view: KeptView): Running => {
@@ -166,7 +174,7 @@ export function createBoardCache(pool: DatabasePool, options: { boards: number }
       versionRead: new Promise<void>((resolve) => (versionRead = resolve)),
       done: Promise.resolve(null as never),
     };
-    running.done = build(contestId, view, (version) => {
+    running.done = build(contestId, view, slot.last, (version) => {
       running.known = version;
       versionRead();
     })
@@ -213,11 +221,11 @@ export function createBoardCache(pool: DatabasePool, options: { boards: number }
       const observed = await boardVersion(pool);
       tick += 1;
       const ticket = tick;
-      if (options.boards <= 0) return (await build(contestId, view)).answer(shape);
+      if (options.boards <= 0) return (await build(contestId, view, new Map())).answer(shape);
       const key = `${contestId}:${viewKeyOf(view)}`;
       let slot = slots.get(key);
       if (slot) slots.delete(key);
-      slot ??= { kept: null, running: null, next: null };
+      slot ??= { kept: null, last: new Map(), running: null, next: null };
       // Most recently used last; the oldest dropped beyond the bound (its waiters still get their board).
       slots.set(key, slot);
       while (slots.size > options.boards) slots.delete(slots.keys().next().value!);

@@ -1,0 +1,167 @@
+/**
+ * The kept scoreboards (board-cache.ts): after each kind of change a board shows (a verdict, a sign-up, a
+ * show name, a problem's name, the contest's settings, a freeze and its reveal, a rating), both board routes
+ * answer what a fresh build of the same view gives, byte for byte, although the board was read (and kept)
+ * just before the change. An unchanged board is a 304 for its ETag; compressed answers are the same JSON.
+ */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@otog/platform/log/logger';
+import { columnsScoreboard, otogScoreboard } from '@otog/api/modules/contests/board-answers';
+import { buildBoard, type KeptView } from '@otog/api/modules/contests/board-cache';
+import { startContestEndScheduler, type ContestEndScheduler } from '@otog/api/modules/contests/contest-end-scheduler';
+import { contestContract as contract, type Contest } from '@otog/schemas/api/contest';
+import { problemContract } from '@otog/schemas/api/problem';
+import { userContract } from '@otog/schemas/api/user';
+import { until } from '../support/until.ts';
+import { contestKit, HOUR, iso, nowSecond } from './support/contest-kit.ts';
+import { startStack, type Stack, type TestUser } from './support/stack.ts';
+
+let stack: Stack;
+let admin: TestUser;
+let scheduler: ContestEndScheduler;
+
+beforeAll(async () => {
+  stack = await startStack();
+  admin = await stack.createUser({ role: 'admin' });
+  scheduler = startContestEndScheduler({ pool: stack.deps.pool, store: stack.deps.store, logger: createLogger({ name: 'board-cache-test', level: 'silent' }), pollMs: 300 });
+}, 60_000);
+afterAll(async () => {
+  await scheduler?.stop();
+  await stack?.stop();
+});
+
+const { createContest, patch, signUp, problem, submit, judge, settle } = contestKit(() => ({ stack, admin }));
+
+const LIVE: KeptView = { kind: 'live' };
+
+/** Both routes' answers as `as` sees them, raw (and checked against their contracts by expectResponse). */
+async function answers(contestId: number, as: TestUser) {
+  const otog = await stack.expectResponse(contract.getContestScoreboard, 200, { as, params: { contestId } });
+  const columns = await stack.expectResponse(contract.getContestScoreboardColumns, 200, { as, params: { contestId } });
+  return { otog: otog.response, columns: columns.response };
+}
+
+/** Both routes answer, as `as`, exactly what a fresh build of `view` gives; the OTOG-shaped board is returned. */
+async function expectFresh(contestId: number, as: TestUser, view: KeptView = LIVE) {
+  const { otog, columns } = await answers(contestId, as);
+  const fresh = await buildBoard(stack.deps.pool, contestId, view);
+  expect(fresh).not.toBeNull();
+  expect(otog.body).toBe(JSON.stringify(otogScoreboard(fresh!.board)));
+  expect(columns.body).toBe(JSON.stringify(columnsScoreboard(fresh!.board)));
+  return otogScoreboard(fresh!.board);
+}
+
+describe('a kept scoreboard', () => {
+  let contest: Contest;
+  let p1: number;
+  let p2: number;
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+
+  beforeAll(async () => {
+    [alice, bob, carol] = [await stack.createUser(), await stack.createUser(), await stack.createUser()];
+    [p1, p2] = [await problem('Cache one'), await problem('Cache two')];
+    contest = await createContest({ name: 'Cache round' }, [p1, p2]);
+    await judge(await submit(alice, contest.id, p1), 'accept', 100);
+    await judge(await submit(bob, contest.id, p1), 'reject', 40);
+  });
+
+  it('is a 304 for its ETag while unchanged, and the same JSON gzip- or brotli-compressed', async () => {
+    const first = await stack.expectResponse(contract.getContestScoreboard, 200, { as: alice, params: { contestId: contest.id } });
+    const etag = String(first.response.headers.etag);
+    expect(etag).toMatch(/^W\/"/);
+    const again = await stack.call(contract.getContestScoreboard, { as: alice, params: { contestId: contest.id }, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const br = await stack.call(contract.getContestScoreboard, { as: alice, params: { contestId: contest.id }, headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(first.response.body);
+    const gzip = await stack.call(contract.getContestScoreboardColumns, { as: alice, params: { contestId: contest.id }, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const columns = await stack.call(contract.getContestScoreboardColumns, { as: alice, params: { contestId: contest.id } });
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(columns.body);
+    // The two routes are different answers.
+    expect(columns.headers.etag).not.toBe(etag);
+    await expectFresh(contest.id, alice);
+  });
+
+  it('follows a verdict, and the old ETag is then a full answer', async () => {
+    const before = await stack.expectResponse(contract.getContestScoreboard, 200, { as: alice, params: { contestId: contest.id } });
+    await judge(await submit(bob, contest.id, p2), 'accept', 100);
+    const board = await expectFresh(contest.id, alice);
+    expect(board.userContest.find((row) => row.userId === bob.id)?.totalScore).toBe(140);
+    const stale = await stack.call(contract.getContestScoreboard, { as: alice, params: { contestId: contest.id }, headers: { 'if-none-match': String(before.response.headers.etag) } });
+    expect(stale.statusCode).toBe(200);
+  });
+
+  it('follows a sign-up', async () => {
+    await expectFresh(contest.id, admin);
+    await signUp(contest.id, carol);
+    const board = await expectFresh(contest.id, admin);
+    expect(board.userContest.map((row) => row.userId)).toContain(carol.id);
+  });
+
+  it('follows a show-name change (the accounts, written by commands, not folded)', async () => {
+    await expectFresh(contest.id, alice);
+    await stack.expectCall(userContract.updateShowName, 200, { as: alice, params: { userId: alice.id }, body: { showName: `Renamed ${alice.id}` } });
+    const board = await expectFresh(contest.id, alice);
+    expect(board.userContest.find((row) => row.userId === alice.id)?.user.showName).toBe(`Renamed ${alice.id}`);
+  });
+
+  it("follows a problem's new name", async () => {
+    await expectFresh(contest.id, alice);
+    await stack.expectCall(problemContract.updateProblem, 200, {
+      as: admin,
+      params: { problemId: p2 },
+      form: { fields: { name: 'Cache two, renamed', sname: 'c2', score: '100', timeLimit: '1', memoryLimit: '256' } },
+    });
+    const board = await expectFresh(contest.id, alice);
+    expect(board.contest.contestProblem.find((row) => row.problemId === p2)?.problem.name).toBe('Cache two, renamed');
+  });
+
+  it("follows the contest's settings", async () => {
+    await expectFresh(contest.id, alice);
+    await patch(contest.id, { name: 'Cache round, edited' });
+    const board = await expectFresh(contest.id, alice);
+    expect(board.contest.name).toBe('Cache round, edited');
+  });
+
+  it('keeps the frozen board apart from the live one, and a reveal shows everyone the live board', async () => {
+    const freezeAt = iso(Date.now());
+    await patch(contest.id, { freezeAt });
+    await judge(await submit(carol, contest.id, p1), 'accept', 100);
+    const frozen = await expectFresh(contest.id, alice, { kind: 'frozen', at: Date.parse(freezeAt) });
+    expect(frozen.frozenAt).toBe(new Date(freezeAt).toISOString());
+    expect(frozen.userContest.find((row) => row.userId === carol.id)?.contestScores).toEqual([{ problemId: p1, score: 0, penalty: 0, pending: 1 }]);
+    const live = await expectFresh(contest.id, admin);
+    expect(live.userContest.find((row) => row.userId === carol.id)?.totalScore).toBe(100);
+    await stack.expectCall(contract.revealScoreboard, 200, { as: admin, params: { contestId: contest.id } });
+    const revealed = await expectFresh(contest.id, alice);
+    expect(revealed.frozenAt).toBeNull();
+    expect(revealed.userContest.find((row) => row.userId === carol.id)?.totalScore).toBe(100);
+  });
+});
+
+it('follows a rating: the final ranks and ratings appear on the kept board', async () => {
+  const [dave, erin] = [await stack.createUser(), await stack.createUser()];
+  const p = await problem('Cache rated');
+  const contest = await createContest({ name: 'Cache rated round', mode: 'rated', timeStart: iso(nowSecond() - HOUR), timeEnd: iso(nowSecond() + 2_000) }, [p]);
+  await judge(await submit(dave, contest.id, p), 'accept', 100);
+  await judge(await submit(erin, contest.id, p), 'reject', 10);
+  const before = await expectFresh(contest.id, dave);
+  expect(before.userContest.every((row) => row.ratingAfterUpdate === null)).toBe(true);
+  await until(
+    `contest ${contest.id} to be confirmed ended`,
+    async () => (await stack.deps.store.readStream(`contest-${contest.id}`)).some((event) => event.type === 'ContestEnded'),
+    15_000,
+  );
+  const stream = await stack.deps.store.readStream(`contest-${contest.id}`);
+  await settle(stream.at(-1)!, `contest:${contest.id}`, ['ratings']);
+  const after = await expectFresh(contest.id, dave);
+  const row = after.userContest.find((entry) => entry.userId === dave.id);
+  expect(row?.ratingAfterUpdate).toEqual(expect.any(Number));
+  expect(row?.user.rating).toBe(row?.ratingAfterUpdate);
+  expect(after.contest.userContest.find((entry) => entry.userId === dave.id)?.rank).toBe(1);
+});
