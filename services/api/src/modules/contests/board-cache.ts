@@ -13,8 +13,9 @@
  * - Who may see which board (the policy, frozen or live) is decided per request before the cache is asked;
  *   the cache only keeps content, per contest and view (live, or frozen at a moment).
  * - Memory: the boards of the `boards` views used last are kept (least recently used dropped). One kept
- *   board of 10,000 contestants × 10 problems is the ranked rows plus the answers made of it (OTOG's 4.7 MB
- *   and the columns' 1.1 MB of JSON, and their compressed forms once asked for).
+ *   board of 10,000 contestants × 10 problems is ~15 MB: the ranked rows (5.5 MB of heap) and the answers
+ *   made of them (OTOG's 4.7 MB and the columns' 1.1 MB of JSON; brotli and gzip of both, 0.5 MB, once
+ *   asked for); while its next build runs, that board and the last answers are held beside it.
  */
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
 import { createContestQueries, createContestScoreQueries, type ContestRecord } from '@otog/projections';

@@ -45,7 +45,8 @@ export function rankBoard(
     const shown: BoardCell[] = own.map(({ problemId, score, penalty }) => ({ problemId, score, penalty }));
     // A live board has nothing pending: no lookups per cell and problem then.
     if (pending.size > 0) addPending(row.userId, shown, problemIds, pending);
-    shown.sort((a, b) => a.problemId - b.problemId);
+    // Cells read in problem order need no sort (most boards).
+    if (shown.some((cell, index) => index > 0 && shown[index - 1]!.problemId > cell.problemId)) shown.sort((a, b) => a.problemId - b.problemId);
     return { userId: row.userId, rank: row.rank, totalScore: row.totalScore, maxPenalty: row.maxPenalty, cells: shown };
   });
 }
