@@ -43,7 +43,7 @@ function ScoreCell({ entry, problem, column, meta }: { entry: BoardRow; problem:
   const firstBlood = meta.firstBlood.get(problem.id) === entry.userId;
   return (
     <span className={`sb-cell sb-cell-${tone}${pending > 0 ? ' sb-cell-pending' : ''}`} data-problem-id={problem.id}>
-      {/* Named by aria-label, not by hidden text: laying out a Thai text per empty cell was a third of a scroll step's layout. */}
+      {/* Named by aria-label, not by hidden text: laying out a Thai text per empty cell was over a third of a scroll step's layout. */}
       {score ?? (
         <span role="img" aria-label="ยังไม่ส่ง">
           -
