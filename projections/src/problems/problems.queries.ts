@@ -77,7 +77,7 @@ export type ProblemQueries = ReturnType<typeof createProblemQueries>;
 
 /**
  * The code versions that made the tables the cached problem table reads: problems' `version` (2) and
- * submissions' `solvers`, `roles`, `passed`, `passed_version` (3). During a deploy, the older code's slots
+ * submissions' `solvers`, `roles`, `passed_version` (3). During a deploy, the older code's slots
  * stay live (without those tables) until the new ones, rebuilt from the log, are cut over.
  */
 const TABLE_CODE = { problems: 2, submissions: 3 } as const;
@@ -130,7 +130,8 @@ export function createProblemQueries(pool: DatabasePool) {
 
     /**
      * The problem table's part that is the same for every caller who sees the same problems: shown ones (all
-     * for admins), newest first, each with its passed count as the submissions projection keeps it; read in
+     * for admins), newest first, each with its passed count (its solvers of role `user` as the submissions
+     * projection keeps them: one grouped pass, made once per version by the cache); read in
      * one snapshot with the version it is at (null, and the counts made per request as before they were kept,
      * while an older code's slot is live).
      */
@@ -159,7 +160,12 @@ export function createProblemQueries(pool: DatabasePool) {
         const { p, s } = kept;
         const rows = await tx.any(sql.type(TableRow)`
           SELECT ${PROBLEM_COLUMNS}, coalesce(c.count, 0) AS "passedCount"
-          FROM ${p.problems} p LEFT JOIN ${s.passed} c ON c.problem_id = p.id
+          FROM ${p.problems} p
+          LEFT JOIN (
+            SELECT v.problem_id, count(*)::int AS count
+            FROM ${s.solvers} v JOIN ${s.roles} r ON r.user_id = v.user_id AND r.role = 'user'
+            GROUP BY v.problem_id
+          ) c ON c.problem_id = p.id
           WHERE ${options.includeHidden ? sql.fragment`TRUE` : sql.fragment`p.show`}
           ORDER BY p.id DESC`);
         return { version, rows: [...rows] };
