@@ -116,8 +116,7 @@ export function createProblemTableCache(queries: ProblemQueries) {
   // At most one table per audience: the newest version asked for. Concurrent requests share its build.
   const current = new Map<Audience, { version: string; table: Promise<SharedTable> }>();
 
-  async function shared(audience: Audience): Promise<SharedTable> {
-    const version = await queries.tableVersion();
+  async function shared(audience: Audience, version: string | null): Promise<SharedTable> {
     if (version === null) return uncached(audience);
     let entry = current.get(audience);
     if (entry?.version !== version) {
@@ -151,11 +150,10 @@ export function createProblemTableCache(queries: ProblemQueries) {
   return {
     /** The answer for a caller: admins see every problem; a signed-in caller gets their latest submissions. */
     async answer(caller: { admin: boolean; userId: number | null }): Promise<CachedAnswer> {
-      const [table, latest] = await Promise.all([
-        shared(caller.admin ? 'admin' : 'public'),
-        caller.userId === null ? new Map<number, SubmissionSummary>() : queries.latestSubmissions(caller.userId),
-      ]);
-      return personalised(table, latest);
+      // One statement per request while the table is cached: its version and the caller's latest submissions.
+      const state = await queries.tableState(caller.userId);
+      const table = await shared(caller.admin ? 'admin' : 'public', state.version);
+      return state.latest ? personalised(table, state.latest) : table.answer;
     },
   };
 }
