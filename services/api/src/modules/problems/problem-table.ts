@@ -4,8 +4,9 @@
  *
  * - The shared part is kept per audience: `public` (anonymous callers and users: shown problems) and
  *   `admin` (every problem), under the version of the read models it was read at. Every request asks for
- *   the current version first (one small query), so a problem an admin hides is gone from the very next
- *   answer (the hide itself waits until the problems projection has folded it). While a deploy rebuilds
+ *   the current version first (one statement, which also reads a signed-in caller's latest submissions),
+ *   so a problem an admin hides is gone from the very next answer (the hide itself waits until the
+ *   problems projection has folded it). While a deploy rebuilds
  *   the read models, an older code's slots stay live without the kept counts: the table is then read per
  *   request, as before the counts were kept, and not cached.
  * - The per-caller part is `latestSubmission`. The shared JSON has `null` there on every row and records
