@@ -27,7 +27,7 @@ export { createChatQueries, type ChatQueries } from './chat/chat.queries.ts';
 export { createContestQueries, type ContestProblemRow, type ContestQueries, type ContestRecord } from './contests/contests.queries.ts';
 export { createContestScoreQueries, type CellRow, type ContestScoreQueries, type HistoryRow, type JudgedEntry } from './contest-scores/contest-scores.queries.ts';
 export { createRatingQueries, type RatingQueries, type RatedContest } from './ratings/ratings.queries.ts';
-export { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord } from './problems/problems.queries.ts';
+export { createProblemQueries, toProblem, type ProblemQueries, type ProblemRecord, type SharedTableRow } from './problems/problems.queries.ts';
 export {
   createSubmissionQueries,
   type ListFilter,

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedAttachmentUrl } from '@otog/api/modules/problems/files';
@@ -8,8 +9,11 @@ import { seedSampleProblems } from '@otog/api/seed/seed-problems';
 import { z } from 'zod';
 import { sql } from '@otog/platform/db/pool';
 import { readModel } from '@otog/platform/runner/read-model';
-import { problemsProjection } from '@otog/projections';
+import { problemsProjection, submissionsProjection } from '@otog/projections';
 import { problemContract as routes, type Problem } from '@otog/schemas/api/problem';
+import { submissionContract } from '@otog/schemas/api/submission';
+import { userContract } from '@otog/schemas/api/user';
+import { until } from '../support/until.ts';
 import { startStack, type Stack, type TestUser } from './support/stack.ts';
 
 const samplesDir = fileURLToPath(new URL('../../judge/samples', import.meta.url));
@@ -79,13 +83,20 @@ async function judgedSubmission(by: TestUser, problemId: number, status: 'accept
   const scope = `user:${by.id}`;
   const data = { submissionId, userId: by.id, problemId, contestId: null, language: 'cpp', sourceCode: `// ${submissionCounter}`, fileName: null };
   await stack.deps.store.append(`submission-${submissionId}`, [{ type: 'SubmissionCreated', scope, data }], { expectedVersion: 'none' });
+  await judge(by, submissionId, 1, status);
+  return submissionId;
+}
+
+/** The judge's verdict on the given judging of a submission (1 = the first; a rejudge's is its stream position). */
+async function judge(by: TestUser, submissionId: number, judging: number, status: 'accept' | 'reject'): Promise<void> {
+  const scope = `user:${by.id}`;
   const judged = await stack.deps.store.append(`submission-${submissionId}`, [
     {
       type: 'SubmissionJudged',
       scope,
       data: {
         submissionId,
-        judging: 1,
+        judging,
         status,
         result: status === 'accept' ? 'PP' : 'P-',
         score: status === 'accept' ? 100 : 50,
@@ -99,7 +110,6 @@ async function judgedSubmission(by: TestUser, problemId: number, status: 'accept
     },
   ]);
   await stack.deps.projections.waitFor('submissions', { ...judged.lastPosition, scope }, 10_000);
-  return submissionId;
 }
 
 describe('sample problems', () => {
@@ -373,6 +383,240 @@ describe('passed counts and latest submissions', () => {
     const hidden = await createProblem({ name: 'Hidden solvers' });
     await stack.expectCall(routes.passedUsers, 403, { as: user, params: { problemId: hidden.id } });
     expect(await stack.expectCall(routes.passedUsers, 200, { as: admin, params: { problemId: hidden.id } })).toEqual([]);
+  });
+});
+
+describe('passed counts kept in the read model', () => {
+  const liveSubmissions = readModel({ s: submissionsProjection });
+  const Counts = z.object({ problemId: z.number().int(), count: z.number().int() });
+
+  /** The passed counts as GET /problem computed them per request before they were kept: the oracle. */
+  async function countedFromSubmissions(): Promise<Map<number, number>> {
+    const { s } = await liveSubmissions(stack.deps.pool);
+    const rows = await stack.deps.pool.any(sql.type(Counts)`
+      SELECT accepted.problem_id AS "problemId", count(*)::int AS count
+      FROM (SELECT DISTINCT problem_id, user_id FROM ${s.submissions} WHERE status = 'accept') accepted
+      JOIN accounts a ON a.id = accepted.user_id AND a.role = 'user'
+      GROUP BY accepted.problem_id`);
+    return new Map(rows.map((row) => [row.problemId, row.count]));
+  }
+
+  async function kept(): Promise<Map<number, number>> {
+    const { s } = await liveSubmissions(stack.deps.pool);
+    const rows = await stack.deps.pool.any(sql.type(Counts)`
+      SELECT v.problem_id AS "problemId", count(*)::int AS count
+      FROM ${s.solvers} v JOIN ${s.roles} r ON r.user_id = v.user_id AND r.role = 'user'
+      GROUP BY v.problem_id`);
+    return new Map(rows.map((row) => [row.problemId, row.count]));
+  }
+
+  const passedCount = async (problemId: number, as: TestUser | null = null) =>
+    (await stack.expectCall(routes.getProblems, 200, { as })).find((row) => row.id === problemId)?.passedCount;
+
+  it('counts an accept once per user, drops it when a rejudge turns it into a reject, and matches the old per-request count', async () => {
+    const problem = await show((await createProblem({ name: 'Rejudged' })).id);
+    const solver = await stack.createUser();
+    const accepted = await judgedSubmission(solver, problem.id, 'accept');
+    expect(await passedCount(problem.id)).toBe(1);
+    await judgedSubmission(solver, problem.id, 'accept');
+    await judgedSubmission(otherUser, problem.id, 'accept');
+    expect(await passedCount(problem.id)).toBe(2);
+    expect((await kept()).get(problem.id)).toBe(2);
+
+    // The rejudge sends it back to waiting (stream position 3: created 1, judged 2): the other accept still counts.
+    await stack.expectCall(submissionContract.rejudgeSubmission, 200, { as: admin, params: { submissionId: accepted } });
+    expect(await passedCount(problem.id)).toBe(2);
+    const solverOnly = await show((await createProblem({ name: 'Rejudged, one solver' })).id);
+    const only = await judgedSubmission(solver, solverOnly.id, 'accept');
+    expect(await passedCount(solverOnly.id, solver)).toBe(1);
+    await stack.expectCall(submissionContract.rejudgeSubmission, 200, { as: admin, params: { submissionId: only } });
+    expect(await passedCount(solverOnly.id, solver)).toBe(0);
+    await judge(solver, only, 3, 'reject');
+    expect(await passedCount(solverOnly.id)).toBe(0);
+    await judge(solver, accepted, 3, 'reject');
+    expect(await passedCount(problem.id)).toBe(2);
+
+    expect(await kept()).toEqual(await countedFromSubmissions());
+  });
+
+  it('an admin\'s accepts do not count, and a change of role recounts the user\'s problems', async () => {
+    const problem = await show((await createProblem({ name: 'Role change' })).id);
+    const solver = await stack.createUser();
+    await judgedSubmission(solver, problem.id, 'accept');
+    await judgedSubmission(admin, problem.id, 'accept');
+    expect(await passedCount(problem.id)).toBe(1);
+
+    const edit = (role: 'user' | 'admin') =>
+      stack.expectCall(userContract.update, 200, { as: admin, params: { userId: solver.id }, body: { username: solver.username, showName: solver.showName, role } });
+    await edit('admin');
+    await until('the promoted solver no longer counts', async () => (await passedCount(problem.id)) === 0);
+    await edit('user');
+    await until('the demoted solver counts again', async () => (await passedCount(problem.id)) === 1);
+    expect(await kept()).toEqual(await countedFromSubmissions());
+  });
+});
+
+describe('GET /problem: cached per read-model version, ETags, compression', () => {
+  const table = (response: { rawPayload: Buffer }) => z.array(z.object({ id: z.number(), latestSubmission: z.unknown() })).parse(JSON.parse(response.rawPayload.toString()));
+
+  it('answers 304 to a matching If-None-Match, and a new ETag once the table changed', async () => {
+    const first = await stack.call(routes.getProblems, { as: null });
+    expect(first.statusCode).toBe(200);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers.vary).toMatch(/Accept-Encoding/);
+
+    const again = await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    // Another ETag (or a list without it) gets the table.
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': 'W/"other", "more"' } })).statusCode).toBe(200);
+
+    const added = await show((await createProblem({ name: 'Fresh in the table' })).id);
+    const changed = await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(table(changed).map((row) => row.id)).toContain(added.id);
+  });
+
+  it('a problem an admin hides is gone from the cached anonymous and user tables at once, and back when shown', async () => {
+    const problem = await show((await createProblem({ name: 'Soon hidden' })).id);
+    const ids = async (as: TestUser | null) => table(await stack.call(routes.getProblems, { as })).map((row) => row.id);
+    expect(await ids(null)).toContain(problem.id);
+    expect(await ids(user)).toContain(problem.id);
+    const before = String((await stack.call(routes.getProblems, { as: null })).headers.etag);
+
+    await show(problem.id, false);
+    expect(await ids(null)).not.toContain(problem.id);
+    expect(await ids(user)).not.toContain(problem.id);
+    expect(await ids(admin)).toContain(problem.id);
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': before } })).statusCode).toBe(200);
+
+    await show(problem.id, true);
+    expect(await ids(null)).toContain(problem.id);
+  });
+
+  it('compresses with brotli or gzip when asked, once per version for the shared table; the JSON is the same', async () => {
+    const plain = await stack.call(routes.getProblems, { as: null });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await stack.call(routes.getProblems, { as: null, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const gz = await stack.call(routes.getProblems, { as: null, headers: { 'accept-encoding': 'gzip;q=1.0, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(gz.headers.etag).toBe(plain.headers.etag);
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'accept-encoding': 'identity' } })).headers['content-encoding']).toBeUndefined();
+    // The same bytes again: compressed once for this version.
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'accept-encoding': 'br' } })).rawPayload.equals(br.rawPayload)).toBe(true);
+  });
+
+  it('a signed-in caller gets their own latest submissions spliced into the shared table, compressed too, with an ETag of their own', async () => {
+    const problem = await show((await createProblem({ name: 'Spliced' })).id);
+    const submitter = await stack.createUser();
+    const anonymousEtag = String((await stack.call(routes.getProblems, { as: null })).headers.etag);
+    // No submissions yet: the shared answer as it is.
+    expect((await stack.call(routes.getProblems, { as: submitter })).headers.etag).toBe(anonymousEtag);
+
+    const submissionId = await judgedSubmission(submitter, problem.id, 'reject');
+    const plain = await stack.call(routes.getProblems, { as: submitter });
+    const rows = table(plain);
+    expect(rows.find((row) => row.id === problem.id)?.latestSubmission).toEqual({ id: submissionId, status: 'reject', userId: submitter.id, public: false });
+    expect(rows.filter((row) => row.latestSubmission !== null)).toHaveLength(1);
+    // Byte for byte what the route's serializer (zod encode, then JSON) would have written.
+    expect(plain.body).toBe(JSON.stringify(routes.getProblems.responses[200].encode(JSON.parse(plain.body))));
+    const etag = String(plain.headers.etag);
+    expect(etag).not.toBe(anonymousEtag);
+    expect((await stack.call(routes.getProblems, { as: submitter, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    expect((await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': etag } })).statusCode).toBe(200);
+
+    const gz = await stack.call(routes.getProblems, { as: submitter, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+
+    // A new verdict on their own submission: a new answer, though the shared table did not change.
+    await judge(submitter, submissionId, 1, 'accept');
+    const after = await stack.call(routes.getProblems, { as: submitter, headers: { 'if-none-match': etag } });
+    expect(after.statusCode).toBe(200);
+    expect(table(after).find((row) => row.id === problem.id)?.latestSubmission).toMatchObject({ id: submissionId, status: 'accept' });
+  });
+});
+
+describe('GET /problem while a deploy rebuilds the read models', () => {
+  /**
+   * A deploy of this code over the code before the kept counts: the older code's slots (problems v1,
+   * submissions v2) stay live, without the tables this code added, until the slots this code rebuilds from
+   * the log are cut over. Reproduced on the stack's live slots: recorded as the older code's, the added
+   * tables moved out of the way, and the slot changes held (the runner's refresh, which would build this
+   * code's slots and cut over, waits on the projections' slot locks) until they are put back.
+   */
+  it('answers 200 with the right counts, counted per request and not cached, while the older code\'s slots are live', async () => {
+    const problem = await show((await createProblem({ name: 'Deploy window' })).id);
+    const hidden = await createProblem({ name: 'Deploy window, hidden' });
+    await judgedSubmission(user, problem.id, 'accept');
+    await judgedSubmission(otherUser, problem.id, 'accept');
+    await judgedSubmission(otherUser, problem.id, 'reject');
+    await judgedSubmission(admin, problem.id, 'accept');
+    await judgedSubmission(user, hidden.id, 'accept');
+    const kept = {
+      anonymous: await stack.expectCall(routes.getProblems, 200, { as: null }),
+      user: await stack.expectCall(routes.getProblems, 200, { as: user }),
+      admin: await stack.expectCall(routes.getProblems, 200, { as: admin }),
+    };
+    expect(kept.anonymous.find((row) => row.id === problem.id)?.passedCount).toBe(2);
+
+    const pool = stack.deps.pool;
+    const Live = z.object({ projection: z.string(), generation: z.number().int(), codeVersion: z.number().int() });
+    const added = { problems: { code: 1, tables: ['version'] }, submissions: { code: 2, tables: ['roles', 'solvers', 'passed_version'] } } as const;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const holder = pool.transaction(async (tx) => {
+      for (const projection of Object.keys(added)) await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtext(${`projection-slots:${projection}`}))`);
+      holding();
+      await released;
+    });
+    await held;
+    try {
+      const live = await pool.any(sql.type(Live)`
+        SELECT projection, version AS generation, code_version AS "codeVersion" FROM projection_slots
+        WHERE state = 'live' AND projection IN ('problems', 'submissions')`);
+      expect(live).toHaveLength(2);
+      const rename = async (from: (table: string) => string, to: (table: string) => string) => {
+        for (const slot of live) {
+          for (const table of added[slot.projection as keyof typeof added].tables) {
+            await pool.query(sql.unsafe`ALTER TABLE ${sql.identifier([from(`rm_${slot.projection}_v${slot.generation}_${table}`)])} RENAME TO ${sql.identifier([to(`rm_${slot.projection}_v${slot.generation}_${table}`)])}`);
+          }
+        }
+      };
+      const setCode = async (code: (slot: z.infer<typeof Live>) => number) => {
+        for (const slot of live) {
+          await pool.query(sql.unsafe`UPDATE projection_slots SET code_version = ${code(slot)} WHERE projection = ${slot.projection} AND version = ${slot.generation}`);
+        }
+      };
+      await setCode((slot) => added[slot.projection as keyof typeof added].code);
+      await rename((name) => name, (name) => `${name}_x`);
+      try {
+        const first = await stack.call(routes.getProblems, { as: null });
+        expect(first.statusCode).toBe(200);
+        expect(await stack.expectCall(routes.getProblems, 200, { as: null })).toEqual(kept.anonymous);
+        expect(await stack.expectCall(routes.getProblems, 200, { as: user })).toEqual(kept.user);
+        expect(await stack.expectCall(routes.getProblems, 200, { as: admin })).toEqual(kept.admin);
+        // Not kept, yet the same table answers 304 (its ETag is its content's).
+        const etag = String(first.headers.etag);
+        expect((await stack.call(routes.getProblems, { as: null, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+      } finally {
+        await rename((name) => `${name}_x`, (name) => name);
+        await setCode((slot) => slot.codeVersion);
+      }
+    } finally {
+      release();
+      await holder;
+    }
+    // Back on this code's slots: the kept counts, cached again.
+    expect(await stack.expectCall(routes.getProblems, 200, { as: null })).toEqual(kept.anonymous);
   });
 });
 

@@ -59,12 +59,23 @@ const judged = (submissionId: number, judging: number, scope: string, outcome: '
 
 const rejudge = (submissionId: number, scope: string): NewEvent => ({ type: 'RejudgeRequested', scope, data: { submissionId, requestedBy: 9 } });
 
+const registered = (userId: number, role: 'user' | 'admin'): NewEvent => ({
+  type: 'UserRegistered',
+  scope: `user:${userId}`,
+  data: { userId, username: `submitter${userId}`, showName: `Submitter ${userId}`, role },
+});
+
 /**
  * Sample streams for the submissions projection (see projection-redelivery.test.ts): judged, shared,
  * rejudged with a stale report of the older judging arriving late, a contest submission, one still
- * waiting, and a deleted problem taking its submissions with it.
+ * waiting, and a deleted problem taking its submissions with it. For the passed counts: users 1-3 sign
+ * up, user 3 solves problem 3 and is then made an admin (no longer counted); user 2's accept in contest 8
+ * counts until the contest is deleted.
  */
 export const submissionsSamples: SampleStreams = [
+  ['user-1', [registered(1, 'user')]],
+  ['user-2', [registered(2, 'user')]],
+  ['user-3', [registered(3, 'user')]],
   ['submission-1', [created(1, 1), tested(1, 1, 1, 'user:1'), tested(1, 1, 2, 'user:1'), judged(1, 1, 'user:1', 'accept'), { type: 'SubmissionShared', scope: 'user:1', data: { submissionId: 1, public: true } }]],
   [
     'submission-2',
@@ -95,4 +106,8 @@ export const submissionsSamples: SampleStreams = [
   ['submission-5', [created(5, 3, { userId: 2 })]],
   ['submission-6', [created(6, 2, { userId: 1 }), tested(6, 1, 1, 'user:1')]],
   ['problem-2', [{ type: 'ProblemDeleted', scope: 'problem:2', data: { problemId: 2 } }]],
+  ['submission-7', [created(7, 3, { userId: 3 }), judged(7, 1, 'user:3', 'accept')]],
+  ['submission-8', [created(8, 3, { userId: 2, contestId: 8 }), judged(8, 1, 'contest:8', 'accept')]],
+  ['user-3', [{ type: 'UserUpdated', scope: 'user:3', data: { userId: 3, username: 'submitter3', showName: 'Submitter 3', role: 'admin' } }]],
+  ['contest-8', [{ type: 'ContestDeleted', scope: 'contest:8', data: { contestId: 8 } }]],
 ];

@@ -26,25 +26,61 @@ export class NoLiveSlotError extends Error {
 
 export interface LiveSlot<TName extends string> {
   readonly generation: number;
+  /** The version of the projection's code that folds it: older than this code's during a deploy's rebuild. */
+  readonly codeVersion: number;
+  /**
+   * Its tables as this code names them. While an older code version's slot is live (a deploy's new slot
+   * still building), the tables this code version added do not exist in it yet.
+   */
   readonly tables: SlotTables<TName>;
 }
+
+/** The live slot of each projection of a map of them, under the same keys. */
+export type LiveSlots<M> = { readonly [K in keyof M]: M[K] extends ProjectionDefinition<infer TName> ? LiveSlot<TName> : never };
 
 /** The live tables of each projection of a map of them, under the same keys. */
 export type LiveTables<M> = { readonly [K in keyof M]: M[K] extends ProjectionDefinition<infer TName> ? SlotTables<TName> : never };
 
-const LiveRow = z.object({ projection: z.string(), generation: z.number().int() });
+const LiveRow = z.object({ projection: z.string(), generation: z.number().int(), codeVersion: z.number().int() });
+type LiveRow = z.infer<typeof LiveRow>;
 
-async function liveGenerations(db: Queryable, projections: readonly string[]): Promise<Map<string, number>> {
+async function liveGenerations(db: Queryable, projections: readonly string[]): Promise<Map<string, LiveRow>> {
   const rows = await db.any(sql.type(LiveRow)`
-    SELECT projection, version AS generation FROM projection_slots
+    SELECT projection, version AS generation, code_version AS "codeVersion" FROM projection_slots
     WHERE state = 'live' AND projection = ANY(${sql.array([...projections], 'text')})`);
-  return new Map(rows.map((row) => [row.projection, row.generation]));
+  return new Map(rows.map((row) => [row.projection, row]));
 }
+
+const slotOf = <TName extends string>(definition: ProjectionDefinition<TName>, row: LiveRow): LiveSlot<TName> => ({
+  generation: row.generation,
+  codeVersion: row.codeVersion,
+  tables: slotTables(definition, row.generation),
+});
 
 /** The projection's live slot now, or null before its first slot exists. */
 export async function liveSlot<TName extends string>(db: Queryable, definition: ProjectionDefinition<TName>): Promise<LiveSlot<TName> | null> {
-  const generation = (await liveGenerations(db, [definition.name])).get(definition.name);
-  return generation === undefined ? null : { generation, tables: slotTables(definition, generation) };
+  const row = (await liveGenerations(db, [definition.name])).get(definition.name);
+  return row === undefined ? null : slotOf(definition, row);
+}
+
+/**
+ * Like readModel, with each live slot's generation and code version beside its tables: for a reader of
+ * tables a newer code version added, which must read otherwise while an older code's slot is still live.
+ * Throws NoLiveSlotError while one has no live slot.
+ */
+export function readModelSlots<const M extends Readonly<Record<string, ProjectionDefinition>>>(definitions: M): (db: Queryable) => Promise<LiveSlots<M>> {
+  const entries = Object.entries(definitions);
+  const names = entries.map(([, definition]) => definition.name);
+  return async (db) => {
+    const live = await liveGenerations(db, names);
+    const slots = entries.map(([key, definition]) => {
+      const row = live.get(definition.name);
+      if (row === undefined) throw new NoLiveSlotError(definition.name);
+      return [key, slotOf(definition, row)] as const;
+    });
+    // Object.fromEntries forgets which key holds which projection's slot; each was built from its own definition.
+    return Object.fromEntries(slots) as LiveSlots<M>;
+  };
 }
 
 /**
@@ -53,16 +89,10 @@ export async function liveSlot<TName extends string>(db: Queryable, definition: 
  * `SELECT ... FROM ${p.problems} p`. Throws NoLiveSlotError while one has no live slot.
  */
 export function readModel<const M extends Readonly<Record<string, ProjectionDefinition>>>(definitions: M): (db: Queryable) => Promise<LiveTables<M>> {
-  const entries = Object.entries(definitions);
-  const names = entries.map(([, definition]) => definition.name);
+  const slots = readModelSlots(definitions);
   return async (db) => {
-    const live = await liveGenerations(db, names);
-    const tables = entries.map(([key, definition]) => {
-      const generation = live.get(definition.name);
-      if (generation === undefined) throw new NoLiveSlotError(definition.name);
-      return [key, slotTables(definition, generation)] as const;
-    });
-    // Object.fromEntries forgets which key holds which projection's tables; each was built from its own.
-    return Object.fromEntries(tables) as LiveTables<M>;
+    const live = await slots(db);
+    // Object.fromEntries forgets which key holds which projection's tables; each keeps its slot's key.
+    return Object.fromEntries(Object.entries(live).map(([key, slot]) => [key, slot.tables])) as LiveTables<M>;
   };
 }

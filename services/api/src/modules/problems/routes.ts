@@ -8,6 +8,7 @@ import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { limitedBody, payloadTooLarge } from '../../http/request-bodies.ts';
 import { readMultipart } from '../../http/multipart.ts';
+import { sendCachedAnswer } from '../../http/cached-answer.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
 import {
@@ -24,6 +25,7 @@ import {
 import { contentDisposition, linkNeedsShown, signedAttachmentUrl, verifySignedUrl } from './files.ts';
 import { contestVisibility } from '../contests/contest-lookup.ts';
 import { canSeeProblem, HIDDEN_PROBLEM_MESSAGE } from './visibility.ts';
+import { createProblemTableCache } from './problem-table.ts';
 
 const ATTACHMENT_NOT_FOUND = 'Attachment not found';
 
@@ -68,7 +70,11 @@ export async function problemsRoutes(app: FastifyInstance, deps: ApiDependencies
   const queries = createProblemQueries(deps.pool);
   const maxFileBytes = deps.settings.problemFileMaxBytes;
 
-  serve(app, routes.getProblems, async (request) => queries.table({ includeHidden: isAdmin(request.auth), userId: request.auth?.id ?? null }));
+  // The table is served from a cache of its JSON per read-model version (problem-table.ts), with ETags and compression.
+  const table = createProblemTableCache(queries);
+  serve(app, routes.getProblems, async (request, reply) =>
+    sendCachedAnswer(request, reply, await table.answer({ admin: isAdmin(request.auth), userId: request.auth?.id ?? null })),
+  );
 
   serve(app, routes.getProblem, async (request) => toProblem(await visibleProblem(queries, deps.pool, request.params.problemId, request.auth)));
 
