@@ -92,7 +92,6 @@ export interface VerdictStreamResult {
   readonly probeScores: Readonly<Record<number, Readonly<Record<number, number>>>>;
 }
 
-/** A SubmissionJudged for a submission's first judging: one subtask of 10 tests, `score` out of 100, in `scope` (`contest:<id>`, `user:<id>`). */
 /**
  * The events of a running classic contest (board open while it runs, no freeze) with its problems, made an
  * hour before `start` and ending 20 hours from now.
@@ -100,14 +99,15 @@ export interface VerdictStreamResult {
 export function runningContestEvents(contest: { contestId: number; name: string; start: number; actor: number; problemIds: readonly number[] }): NewEvent[] {
   const { contestId, name, start, actor, problemIds } = contest;
   const scope = `contest:${contestId}`;
-  const made = { scope, occurredAt: new Date(start - 3_600_000).toISOString(), meta: { actor } };
+  const hour = 3_600_000;
+  const made = { scope, occurredAt: new Date(start - hour).toISOString(), meta: { actor } };
   const settings = {
     name,
     mode: 'unrated',
     gradingMode: 'classic',
     scoreboardPolicy: 'DURING_CONTEST',
     timeStart: new Date(start).toISOString(),
-    timeEnd: new Date(Date.now() + 20 * 3_600_000).toISOString(),
+    timeEnd: new Date(Date.now() + 20 * hour).toISOString(),
     announce: null,
     freezeAt: null,
   } as const;
@@ -117,6 +117,7 @@ export function runningContestEvents(contest: { contestId: number; name: string;
   ];
 }
 
+/** A SubmissionJudged for a submission's first judging: one subtask of 10 tests, `score` out of 100, in `scope` (`contest:<id>`, `user:<id>`). */
 export function verdictEvent(scope: string, submissionId: number, score: number, occurredAt?: string): NewEvent {
   const accepted = score === 100;
   const passed = Math.round(score / 10);

@@ -8,7 +8,7 @@ import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
 import { readModel, readModelSlots } from '@otog/platform/runner/read-model';
 import { ratingsProjection } from '../ratings/ratings.projection.ts';
 import { ratingOf } from '../ratings/ratings.queries.ts';
-import { SubmissionStatusSchema } from '@otog/schemas/common/judging';
+import { SubmissionStatusSchema, type SubmissionStatus } from '@otog/schemas/common/judging';
 import {
   PassedUserSchema,
   ProblemSchema,
@@ -33,7 +33,9 @@ export type ProblemRecord = z.infer<typeof ProblemRecordSchema>;
 
 const TableRow = ProblemTableRowSchema.omit({ latestSubmission: true });
 export type SharedTableRow = z.infer<typeof TableRow>;
-const TableVersion = z.object({ problems: z.bigint(), passed: z.bigint() });
+const TableVersion = z.object({ problems: z.bigint(), passed: z.bigint(), live: z.string(), latest: z.string().nullable() });
+/** A user's latest submission on a problem, as versionOf reads it (json_build_array of the columns). */
+type LatestEntry = [problemId: number, id: number, status: SubmissionStatus, isPublic: boolean];
 const LatestOwn = SubmissionSummarySchema.extend({ problemId: z.number().int() });
 const PassedRow = PassedUserSchema.omit({ passedSubmission: true }).extend({
   submissionId: z.number().int(),
@@ -77,25 +79,65 @@ export type ProblemQueries = ReturnType<typeof createProblemQueries>;
 
 /**
  * The code versions that made the tables the cached problem table reads: problems' `version` (2) and
- * submissions' `solvers`, `roles`, `passed`, `passed_version` (3). During a deploy, the older code's slots
+ * submissions' `solvers`, `roles`, `passed_version` (3). During a deploy, the older code's slots
  * stay live (without those tables) until the new ones, rebuilt from the log, are cut over.
  */
 const TABLE_CODE = { problems: 2, submissions: 3 } as const;
 const tableSlots = readModelSlots({ p: problemsProjection, s: submissionsProjection });
 
-/** The live slots' tables when both have the tables of the kept counts, else null (an older code's slot is live). */
+const slotKey = (projection: string, slot: { generation: number; codeVersion: number }) => `${projection}:${slot.generation}:${slot.codeVersion}`;
+
+/**
+ * The live slots' tables when both have the tables of the kept counts, else null (an older code's slot is
+ * live); with `live`, which slots they are, as liveKeyNow reads it.
+ */
 async function keptTables(db: Queryable) {
   const { p, s } = await tableSlots(db);
-  return p.codeVersion >= TABLE_CODE.problems && s.codeVersion >= TABLE_CODE.submissions ? { p: p.tables, s: s.tables } : null;
+  if (p.codeVersion < TABLE_CODE.problems || s.codeVersion < TABLE_CODE.submissions) return null;
+  return { p: p.tables, s: s.tables, live: [slotKey(problemsProjection.name, p), slotKey(submissionsProjection.name, s)].sort().join(',') };
+}
+type KeptTables = NonNullable<Awaited<ReturnType<typeof keptTables>>>;
+
+/** The live slots of both projections now, in keptTables' `live` form. */
+const liveKeyNow = sql.fragment`(
+  SELECT coalesce(string_agg(projection || ':' || version || ':' || code_version, ',' ORDER BY projection), '')
+  FROM projection_slots WHERE state = 'live' AND projection IN (${problemsProjection.name}, ${submissionsProjection.name}))`;
+
+/** What a GET /problem needs besides the shared table: its version and, for a signed-in caller, their latest submissions. */
+export interface TableState {
+  /** Null while an older code's slot is live: the table is then counted per request. */
+  readonly version: string | null;
+  /** Null for an anonymous caller. */
+  readonly latest: ReadonlyMap<number, SubmissionSummary> | null;
 }
 
-async function tableVersionOf(db: Queryable): Promise<string | null> {
-  const kept = await keptTables(db);
-  if (!kept) return null;
+/**
+ * The kept tables' version and, in the same statement (so the same snapshot), which slots are live now
+ * and, for a user, their latest submission on each problem (as a JSON array of arrays of the typed columns
+ * this projection's code wrote: one JSON.parse for the ~2,000 a busy user has, not a row and a schema check each).
+ */
+async function versionOf(db: Queryable, kept: KeptTables, userId: number | null = null): Promise<TableState & { live: string }> {
   const { p, s } = kept;
+  const latest =
+    userId === null
+      ? sql.fragment`NULL`
+      : sql.fragment`(
+          SELECT coalesce(json_agg(json_build_array(x.problem_id, x.id, x.status, x.public)), '[]')::text
+          FROM (SELECT DISTINCT ON (problem_id) problem_id, id, status, public FROM ${s.submissions} WHERE user_id = ${userId}
+                ORDER BY problem_id, id DESC) x)`;
   const at = await db.one(sql.type(TableVersion)`
-    SELECT (SELECT position FROM ${p.version}) AS problems, (SELECT position FROM ${s.passed_version}) AS passed`);
-  return `${p.version.names.join('.')}@${at.problems}/${s.passed_version.names.join('.')}@${at.passed}`;
+    SELECT (SELECT position FROM ${p.version}) AS problems, (SELECT position FROM ${s.passed_version}) AS passed,
+      ${liveKeyNow} AS live, ${latest} AS latest`);
+  return {
+    version: `${p.version.names.join('.')}@${at.problems}/${s.passed_version.names.join('.')}@${at.passed}`,
+    live: at.live,
+    latest:
+      userId === null || at.latest === null
+        ? null
+        : new Map(
+            (JSON.parse(at.latest) as LatestEntry[]).map(([problemId, id, status, isPublic]) => [problemId, { id, status, userId, public: isPublic }]),
+          ),
+  };
 }
 
 /** The given problems that exist, by id (on a pool, or in a transaction that reads other models beside them). */
@@ -108,6 +150,24 @@ export async function findProblems(db: Queryable, problemIds: readonly number[])
 }
 
 export function createProblemQueries(pool: DatabasePool) {
+  /**
+   * The kept tables last found live, so that the version asked for by every GET /problem is one statement:
+   * it reads them and which slots are live in the same snapshot, and is used only when those are still the
+   * ones (after a cutover it is not, and the slots are looked up again; a retired slot's tables, once
+   * dropped, fail the statement, with the same outcome). So the version never comes from a retired slot.
+   */
+  let lastKept: KeptTables | null = null;
+
+  /** The user's latest submission on each problem they submitted to, by problem id (while an older code's slot is live). */
+  async function latestSubmissions(userId: number): Promise<Map<number, SubmissionSummary>> {
+    const { s } = await live(pool);
+    const own = await pool.any(sql.type(LatestOwn)`
+      SELECT DISTINCT ON (problem_id) problem_id AS "problemId", id, status, user_id AS "userId", public
+      FROM ${s.submissions} WHERE user_id = ${userId}
+      ORDER BY problem_id, id DESC`);
+    return new Map(own.map(({ problemId, ...summary }) => [problemId, summary]));
+  }
+
   return {
     async find(problemId: number): Promise<ProblemRecord | null> {
       const { p } = await live(pool);
@@ -123,17 +183,28 @@ export function createProblemQueries(pool: DatabasePool) {
     },
 
     /**
-     * The version of the problem table's shared part (problems and passed counts): the live slots and the log
-     * positions of their last changes. It moves whenever a row of the table changes, and only then. Null while
-     * an older code's slot is live (a deploy's rebuild): the table is then counted per request, not cached.
+     * In one statement when the slots are the ones last found live: the version of the problem table's shared
+     * part (problems and passed counts), i.e. the live slots and the log positions of their last changes (it
+     * moves whenever a row of the table changes, and only then), and the caller's latest submissions. The
+     * version is null while an older code's slot is live (a deploy's rebuild): the table is then counted per
+     * request, not cached.
      */
-    async tableVersion(): Promise<string | null> {
-      return tableVersionOf(pool);
+    async tableState(userId: number | null): Promise<TableState> {
+      const known = lastKept;
+      if (known) {
+        const at = await versionOf(pool, known, userId).catch(() => null);
+        if (at?.live === known.live) return at;
+      }
+      const kept = await keptTables(pool);
+      lastKept = kept;
+      if (kept) return versionOf(pool, kept, userId);
+      return { version: null, latest: userId === null ? null : await latestSubmissions(userId) };
     },
 
     /**
      * The problem table's part that is the same for every caller who sees the same problems: shown ones (all
-     * for admins), newest first, each with its passed count as the submissions projection keeps it; read in
+     * for admins), newest first, each with its passed count (its solvers of role `user` as the submissions
+     * projection keeps them: one grouped pass, made once per version by the cache); read in
      * one snapshot with the version it is at (null, and the counts made per request as before they were kept,
      * while an older code's slot is live).
      */
@@ -158,25 +229,20 @@ export function createProblemQueries(pool: DatabasePool) {
             ORDER BY p.id DESC`);
           return { version: null, rows: [...rows] };
         }
-        const version = await tableVersionOf(tx);
+        const { version } = await versionOf(tx, kept);
         const { p, s } = kept;
         const rows = await tx.any(sql.type(TableRow)`
           SELECT ${PROBLEM_COLUMNS}, coalesce(c.count, 0) AS "passedCount"
-          FROM ${p.problems} p LEFT JOIN ${s.passed} c ON c.problem_id = p.id
+          FROM ${p.problems} p
+          LEFT JOIN (
+            SELECT v.problem_id, count(*)::int AS count
+            FROM ${s.solvers} v JOIN ${s.roles} r ON r.user_id = v.user_id AND r.role = 'user'
+            GROUP BY v.problem_id
+          ) c ON c.problem_id = p.id
           WHERE ${options.includeHidden ? sql.fragment`TRUE` : sql.fragment`p.show`}
           ORDER BY p.id DESC`);
         return { version, rows: [...rows] };
       });
-    },
-
-    /** The user's latest submission on each problem they submitted to (the table's per-caller part), by problem id. */
-    async latestSubmissions(userId: number): Promise<Map<number, SubmissionSummary>> {
-      const { s } = await live(pool);
-      const own = await pool.any(sql.type(LatestOwn)`
-        SELECT DISTINCT ON (problem_id) problem_id AS "problemId", id, status, user_id AS "userId", public
-        FROM ${s.submissions} WHERE user_id = ${userId}
-        ORDER BY problem_id, id DESC`);
-      return new Map(own.map(({ problemId, ...summary }) => [problemId, summary]));
     },
 
     async search(options: { search?: string | undefined; limit: number; skip: number }): Promise<Array<Pick<Problem, 'id' | 'name' | 'sname'>>> {

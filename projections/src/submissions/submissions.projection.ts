@@ -16,85 +16,43 @@ import {
 } from '@otog/schemas/events';
 import { moveVersion, setUpVersionTable } from '../version-row.ts';
 
-type Tables = SlotTables<'submissions' | 'roles' | 'solvers' | 'passed' | 'passed_version'>;
+type Tables = SlotTables<'submissions' | 'roles' | 'solvers' | 'passed_version'>;
 
-/** The submission a verdict or a rejudge changed: whose, on which problem. */
-const Changed = z.object({ userId: z.number().int(), problemId: z.number().int() });
-type Changed = z.infer<typeof Changed>;
-const Judged = Changed.extend({ before: z.string() });
-const ProblemIdRow = z.object({ problem_id: z.number().int() });
+/** The submission a verdict or a rejudge changed: whose, on which problem, and its status until then. */
+const Changed = z.object({ userId: z.number().int(), problemId: z.number().int(), before: z.string() });
+const Pair = Changed.pick({ userId: true, problemId: true });
+type Pair = z.infer<typeof Pair>;
 
 /** "submission N changed", with its owner so the owner's sockets can be told; nothing when no row changed. */
 function changed(context: FoldContext, submissionId: number, owner: unknown): void {
   if (owner !== null) context.notify({ topic: 'submission', key: String(submissionId), data: { userId: Number(owner) } });
 }
 
-/**
- * Recounts the problems' passed counts from their solvers of role `user`; where a count changed, records
- * the event's log position in passed_version (the problem table's cache key: it moves only when a count does).
- */
-async function recountPassed(tx: DatabaseTransactionConnection, t: Tables, problemIds: readonly number[], at: Position): Promise<void> {
-  if (problemIds.length === 0) return;
-  // One statement: the recount, and the version moved when a count changed.
-  await tx.query(sql.unsafe`
-    WITH recounted AS (
-      INSERT INTO ${t.passed} AS c (problem_id, count)
-      SELECT p.id, count(r.user_id)::int
-      FROM unnest(${sql.array([...problemIds], 'int4')}) AS p(id)
-      LEFT JOIN ${t.solvers} v ON v.problem_id = p.id
-      LEFT JOIN ${t.roles} r ON r.user_id = v.user_id AND r.role = 'user'
-      GROUP BY p.id
-      ON CONFLICT (problem_id) DO UPDATE SET count = excluded.count WHERE c.count <> excluded.count
-      RETURNING problem_id)
-    ${moveVersion(t.passed_version, at.gpos, sql.identifier(['recounted']))}`);
-}
-
-/** A user's role; when it changed, the problems they solved are recounted (an admin's solutions do not count). */
+/** A user's role; when it changed and they solved anything, the passed counts they are part of changed. */
 async function setRole(tx: DatabaseTransactionConnection, t: Tables, user: { userId: number; role: string }, at: Position): Promise<void> {
-  const changedRole = await tx.maybeOneFirst(sql.unsafe`
-    INSERT INTO ${t.roles} AS r (user_id, role) VALUES (${user.userId}, ${user.role})
-    ON CONFLICT (user_id) DO UPDATE SET role = excluded.role WHERE r.role IS DISTINCT FROM excluded.role
-    RETURNING user_id`);
-  if (changedRole === null) return;
-  const solved = await tx.anyFirst(sql.type(ProblemIdRow)`
-    SELECT problem_id FROM ${t.solvers} WHERE user_id = ${user.userId}`);
-  await recountPassed(tx, t, solved, at);
+  await tx.query(sql.unsafe`
+    WITH changed AS (
+      INSERT INTO ${t.roles} AS r (user_id, role) VALUES (${user.userId}, ${user.role})
+      ON CONFLICT (user_id) DO UPDATE SET role = excluded.role WHERE r.role IS DISTINCT FROM excluded.role
+      RETURNING user_id),
+    counted AS (SELECT 1 FROM ${t.solvers} v JOIN changed c ON c.user_id = v.user_id)
+    ${moveVersion(t.passed_version, at.gpos, sql.identifier(['counted']))}`);
 }
 
 /**
- * Makes `solvers` hold each (problem, user) pair exactly when the user has an accepted submission on the
- * problem (any submission: contest ones too, on shown or hidden problems), then recounts the problems
- * whose solvers changed. Called after a submission's status changed or submissions were deleted.
- *
- * One statement (a verdict costs one round trip more than before the counts were kept, not three). A
- * statement does not see its own writes: a count is the problem's solvers of role `user` as the statement
- * found them, plus those it added, minus those it removed, i.e. the recount after its changes (never the
- * stored count incremented), so a repeated event changes nothing and a rebuild gives the same numbers.
+ * Takes out of `solvers` the pairs among `pairs` left without an accepted submission (their accept was taken
+ * back or deleted; the user may have another), in one statement.
  */
-async function refreshSolvers(tx: DatabaseTransactionConnection, t: Tables, pairs: readonly Changed[], at: Position): Promise<void> {
+async function dropSolvers(tx: DatabaseTransactionConnection, t: Tables, pairs: readonly Pair[], at: Position): Promise<void> {
   if (pairs.length === 0) return;
   await tx.query(sql.unsafe`
-    WITH pair AS (
-      SELECT DISTINCT problem_id, user_id,
-        EXISTS (SELECT 1 FROM ${t.submissions} s WHERE s.problem_id = p.problem_id AND s.user_id = p.user_id AND s.status = 'accept') AS solved
-      FROM unnest(${sql.array(pairs.map((pair) => pair.problemId), 'int4')}, ${sql.array(pairs.map((pair) => pair.userId), 'int4')}) AS p(problem_id, user_id)),
-    added AS (
-      INSERT INTO ${t.solvers} (problem_id, user_id) SELECT problem_id, user_id FROM pair WHERE solved
-      ON CONFLICT DO NOTHING RETURNING problem_id, user_id),
-    removed AS (
-      DELETE FROM ${t.solvers} v USING pair WHERE NOT pair.solved AND v.problem_id = pair.problem_id AND v.user_id = pair.user_id
-      RETURNING v.problem_id, v.user_id),
-    change AS (
-      SELECT problem_id, user_id, 1 AS sign FROM added UNION ALL SELECT problem_id, user_id, -1 AS sign FROM removed),
-    recounted AS (
-      INSERT INTO ${t.passed} AS c (problem_id, count)
-      SELECT x.problem_id,
-        (SELECT count(*) FROM ${t.solvers} v JOIN ${t.roles} r ON r.user_id = v.user_id AND r.role = 'user' WHERE v.problem_id = x.problem_id)::int
-        + (SELECT coalesce(sum(ch.sign), 0) FROM change ch JOIN ${t.roles} r ON r.user_id = ch.user_id AND r.role = 'user' WHERE ch.problem_id = x.problem_id)::int
-      FROM (SELECT DISTINCT problem_id FROM change) x
-      ON CONFLICT (problem_id) DO UPDATE SET count = excluded.count WHERE c.count <> excluded.count
-      RETURNING problem_id)
-    ${moveVersion(t.passed_version, at.gpos, sql.identifier(['recounted']))}`);
+    WITH removed AS (
+      DELETE FROM ${t.solvers} v
+      USING unnest(${sql.array(pairs.map((pair) => pair.problemId), 'int4')}, ${sql.array(pairs.map((pair) => pair.userId), 'int4')}) AS p(problem_id, user_id)
+      WHERE v.problem_id = p.problem_id AND v.user_id = p.user_id
+        AND NOT EXISTS (SELECT 1 FROM ${t.submissions} s WHERE s.problem_id = v.problem_id AND s.user_id = v.user_id AND s.status = 'accept')
+      RETURNING 1)
+    ${moveVersion(t.passed_version, at.gpos, sql.identifier(['removed']))}`);
 }
 
 /**
@@ -104,11 +62,12 @@ async function refreshSolvers(tx: DatabaseTransactionConnection, t: Tables, pair
  *
  * Announces "submission N changed" (with its owner) whenever its row changes.
  *
- * Passed counts (GET /problem) are kept here, where verdicts are folded, instead of being counted per
- * request: `solvers` holds the (problem, user) pairs with an accepted submission, `roles` each user's role
- * (only role `user` counts), `passed` the count per problem, and `passed_version` the log position of the
- * last change of any count. Each is recomputed from the rows, never incremented, so a repeated event
- * changes nothing and a rebuild gives the same numbers.
+ * What the problem table's passed counts (GET /problem) are made of is kept here, where verdicts are folded,
+ * instead of being found among all submissions per request: `solvers` holds the (problem, user) pairs with an
+ * accepted submission (any: contest ones too, on shown or hidden problems), `roles` each user's role (only
+ * role `user` counts), and `passed_version` the log position of the last change of either that can change a
+ * count (the table's cache key). The counts themselves are a grouped read of `solvers`, made once per version.
+ * Kept light on purpose: verdicts are most of this fold, and an accept costs one statement like any verdict.
  *
  * `judging` is the stream position of the request being judged (SubmissionCreated = 1, then each
  * RejudgeRequested). Reports carry the judging they belong to; one for an older judging is stale (a
@@ -118,7 +77,7 @@ async function refreshSolvers(tx: DatabaseTransactionConnection, t: Tables, pair
 export const submissionsProjection = defineProjection({
   name: 'submissions',
   version: 3,
-  tables: ['submissions', 'roles', 'solvers', 'passed', 'passed_version'],
+  tables: ['submissions', 'roles', 'solvers', 'passed_version'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.submissions} (
       id               integer     PRIMARY KEY,
@@ -154,8 +113,7 @@ export const submissionsProjection = defineProjection({
       PRIMARY KEY (problem_id, user_id))`);
     const [solvers] = t.solvers.names;
     await tx.query(sql.unsafe`CREATE INDEX IF NOT EXISTS ${sql.identifier([`${solvers}_user`])} ON ${t.solvers} (user_id)`);
-    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.passed} (problem_id integer PRIMARY KEY, count integer NOT NULL)`);
-    // One row: 0 until a count first changes.
+    // One row: 0 until solvers or roles first change.
     await setUpVersionTable(tx, t.passed_version);
   },
   on: {
@@ -173,14 +131,15 @@ export const submissionsProjection = defineProjection({
       const { data, occurredAt: at, streamPosition } = event;
       // OTOG deletes the result and sets the status back to waiting; the row keeps the rest.
       const row = await tx.maybeOne(sql.type(Changed)`
-        UPDATE ${t.submissions}
+        UPDATE ${t.submissions} s
         SET judging = ${streamPosition}, status = 'waiting', update_date = ${at}, result = NULL, score = NULL,
           time_used = NULL, mem_used = NULL, errmsg = NULL, subtask_results = NULL
-        WHERE id = ${data.submissionId} AND judging < ${streamPosition}
-        RETURNING user_id AS "userId", problem_id AS "problemId"`);
+        FROM (SELECT id, status FROM ${t.submissions} WHERE id = ${data.submissionId}) before
+        WHERE s.id = before.id AND s.judging < ${streamPosition}
+        RETURNING s.user_id AS "userId", s.problem_id AS "problemId", before.status AS "before"`);
       changed(context, data.submissionId, row?.userId ?? null);
-      // An accepted submission sent back to waiting may no longer count.
-      if (row) await refreshSolvers(tx, t, [row], event);
+      // An accepted submission sent back to waiting may have been its user's only accept on the problem.
+      if (row?.before === 'accept') await dropSolvers(tx, t, [row], event);
     },
     async [TestcaseJudged.type](tx, { data, occurredAt: at }, t, context) {
       // The first report of the current judging moves waiting → grading; a late report of a judging that
@@ -194,18 +153,30 @@ export const submissionsProjection = defineProjection({
     },
     async [SubmissionJudged.type](tx, event, t, context) {
       const { data, occurredAt: at } = event;
-      // `before` (the FROM list sees the row as it was before this statement) is its status until now.
-      const row = await tx.maybeOne(sql.type(Judged)`
-        UPDATE ${t.submissions} s
-        SET status = ${data.status}, result = ${data.result}, score = ${data.score}, time_used = ${data.timeUsed},
-          mem_used = ${data.memUsed}, errmsg = ${data.errmsg}, subtask_results = ${sql.jsonb(data.subtaskResults)},
-          update_date = ${at}
-        FROM (SELECT id, status FROM ${t.submissions} WHERE id = ${data.submissionId}) before
-        WHERE s.id = before.id AND s.judging = ${data.judging}
-        RETURNING s.user_id AS "userId", s.problem_id AS "problemId", before.status AS "before"`);
-      changed(context, data.submissionId, row?.userId ?? null);
-      // Most verdicts neither give nor take an accept: solvers cannot change then.
-      if (row && (data.status === 'accept' || row.before === 'accept')) await refreshSolvers(tx, t, [row], event);
+      const set = sql.fragment`status = ${data.status}, result = ${data.result}, score = ${data.score}, time_used = ${data.timeUsed},
+        mem_used = ${data.memUsed}, errmsg = ${data.errmsg}, subtask_results = ${sql.jsonb(data.subtaskResults)}, update_date = ${at}`;
+      if (data.status === 'accept') {
+        // An accept makes its user a solver of the problem, in the same statement (one round trip, as for any
+        // verdict); the version moves only when the pair is new. A repeated verdict finds the pair: no change.
+        const owner = await tx.maybeOneFirst(sql.unsafe`
+          WITH judged AS (
+            UPDATE ${t.submissions} SET ${set} WHERE id = ${data.submissionId} AND judging = ${data.judging}
+            RETURNING user_id, problem_id),
+          added AS (
+            INSERT INTO ${t.solvers} (problem_id, user_id) SELECT problem_id, user_id FROM judged
+            ON CONFLICT DO NOTHING RETURNING 1),
+          moved AS (${moveVersion(t.passed_version, event.gpos, sql.identifier(['added']))})
+          SELECT user_id FROM judged`);
+        changed(context, data.submissionId, owner);
+        return;
+      }
+      // Any other verdict leaves the solvers as they are: a judging has one verdict (the judge queue appends it
+      // under an event id made of the submission and the judging), so the row it finds is waiting or grading,
+      // never accepted; an accept is taken back by a rejudge (a new judging) or a deletion.
+      const owner = await tx.maybeOneFirst(sql.unsafe`
+        UPDATE ${t.submissions} SET ${set} WHERE id = ${data.submissionId} AND judging = ${data.judging}
+        RETURNING user_id`);
+      changed(context, data.submissionId, owner);
     },
     async [SubmissionShared.type](tx, { data, occurredAt: at }, t, context) {
       const owner = await tx.maybeOneFirst(sql.unsafe`
@@ -216,17 +187,16 @@ export const submissionsProjection = defineProjection({
     async [ProblemDeleted.type](tx, { data, gpos }, t) {
       // OTOG cascades a problem's deletion to its submissions.
       await tx.query(sql.unsafe`DELETE FROM ${t.submissions} WHERE problem_id = ${data.problemId}`);
-      await tx.query(sql.unsafe`DELETE FROM ${t.solvers} WHERE problem_id = ${data.problemId}`);
       await tx.query(sql.unsafe`
-        WITH counted AS (DELETE FROM ${t.passed} WHERE problem_id = ${data.problemId} RETURNING problem_id)
-        ${moveVersion(t.passed_version, gpos, sql.identifier(['counted']))}`);
+        WITH removed AS (DELETE FROM ${t.solvers} WHERE problem_id = ${data.problemId} RETURNING 1)
+        ${moveVersion(t.passed_version, gpos, sql.identifier(['removed']))}`);
     },
     async [ContestDeleted.type](tx, event, t) {
       // OTOG cascades a contest's deletion to its submissions: the accepted ones may have been a user's only ones.
-      const accepted = await tx.any(sql.type(Changed)`
+      const accepted = await tx.any(sql.type(Pair)`
         WITH deleted AS (DELETE FROM ${t.submissions} WHERE contest_id = ${event.data.contestId} RETURNING user_id, problem_id, status)
         SELECT DISTINCT user_id AS "userId", problem_id AS "problemId" FROM deleted WHERE status = 'accept'`);
-      await refreshSolvers(tx, t, accepted, event);
+      await dropSolvers(tx, t, accepted, event);
     },
     async [UserRegistered.type](tx, event, t) {
       await setRole(tx, t, event.data, event);

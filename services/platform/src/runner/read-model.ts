@@ -51,10 +51,16 @@ async function liveGenerations(db: Queryable, projections: readonly string[]): P
   return new Map(rows.map((row) => [row.projection, row]));
 }
 
+const slotOf = <TName extends string>(definition: ProjectionDefinition<TName>, row: LiveRow): LiveSlot<TName> => ({
+  generation: row.generation,
+  codeVersion: row.codeVersion,
+  tables: slotTables(definition, row.generation),
+});
+
 /** The projection's live slot now, or null before its first slot exists. */
 export async function liveSlot<TName extends string>(db: Queryable, definition: ProjectionDefinition<TName>): Promise<LiveSlot<TName> | null> {
   const row = (await liveGenerations(db, [definition.name])).get(definition.name);
-  return row === undefined ? null : { generation: row.generation, codeVersion: row.codeVersion, tables: slotTables(definition, row.generation) };
+  return row === undefined ? null : slotOf(definition, row);
 }
 
 /**
@@ -70,9 +76,9 @@ export function readModelSlots<const M extends Readonly<Record<string, Projectio
     const slots = entries.map(([key, definition]) => {
       const row = live.get(definition.name);
       if (row === undefined) throw new NoLiveSlotError(definition.name);
-      return [key, { generation: row.generation, codeVersion: row.codeVersion, tables: slotTables(definition, row.generation) }] as const;
+      return [key, slotOf(definition, row)] as const;
     });
-    // As in readModel: each entry was built from its own definition.
+    // Object.fromEntries forgets which key holds which projection's slot; each was built from its own definition.
     return Object.fromEntries(slots) as LiveSlots<M>;
   };
 }
@@ -83,16 +89,10 @@ export function readModelSlots<const M extends Readonly<Record<string, Projectio
  * `SELECT ... FROM ${p.problems} p`. Throws NoLiveSlotError while one has no live slot.
  */
 export function readModel<const M extends Readonly<Record<string, ProjectionDefinition>>>(definitions: M): (db: Queryable) => Promise<LiveTables<M>> {
-  const entries = Object.entries(definitions);
-  const names = entries.map(([, definition]) => definition.name);
+  const slots = readModelSlots(definitions);
   return async (db) => {
-    const live = await liveGenerations(db, names);
-    const tables = entries.map(([key, definition]) => {
-      const row = live.get(definition.name);
-      if (row === undefined) throw new NoLiveSlotError(definition.name);
-      return [key, slotTables(definition, row.generation)] as const;
-    });
-    // Object.fromEntries forgets which key holds which projection's tables; each was built from its own.
-    return Object.fromEntries(tables) as LiveTables<M>;
+    const live = await slots(db);
+    // Object.fromEntries forgets which key holds which projection's tables; each keeps its slot's key.
+    return Object.fromEntries(Object.entries(live).map(([key, slot]) => [key, slot.tables])) as LiveTables<M>;
   };
 }

@@ -4,8 +4,9 @@
  *
  * - The shared part is kept per audience: `public` (anonymous callers and users: shown problems) and
  *   `admin` (every problem), under the version of the read models it was read at. Every request asks for
- *   the current version first (one small query), so a problem an admin hides is gone from the very next
- *   answer (the hide itself waits until the problems projection has folded it). While a deploy rebuilds
+ *   the current version first (one statement, which also reads a signed-in caller's latest submissions),
+ *   so a problem an admin hides is gone from the very next answer (the hide itself waits until the
+ *   problems projection has folded it). While a deploy rebuilds
  *   the read models, an older code's slots stay live without the kept counts: the table is then read per
  *   request, as before the counts were kept, and not cached.
  * - The per-caller part is `latestSubmission`. The shared JSON has `null` there on every row and records
@@ -80,8 +81,7 @@ export function createProblemTableCache(queries: ProblemQueries) {
   // At most one table per audience: the newest version asked for. Concurrent requests share its build.
   const current = new Map<Audience, { version: string; table: Promise<SharedTable> }>();
 
-  async function shared(audience: Audience): Promise<SharedTable> {
-    const version = await queries.tableVersion();
+  async function shared(audience: Audience, version: string | null): Promise<SharedTable> {
     if (version === null) return uncached(audience);
     let entry = current.get(audience);
     if (entry?.version !== version) {
@@ -115,11 +115,10 @@ export function createProblemTableCache(queries: ProblemQueries) {
   return {
     /** The answer for a caller: admins see every problem; a signed-in caller gets their latest submissions. */
     async answer(caller: { admin: boolean; userId: number | null }): Promise<CachedAnswer> {
-      const [table, latest] = await Promise.all([
-        shared(caller.admin ? 'admin' : 'public'),
-        caller.userId === null ? new Map<number, SubmissionSummary>() : queries.latestSubmissions(caller.userId),
-      ]);
-      return personalised(table, latest);
+      // One statement per request while the table is cached: its version and the caller's latest submissions.
+      const state = await queries.tableState(caller.userId);
+      const table = await shared(caller.admin ? 'admin' : 'public', state.version);
+      return state.latest ? personalised(table, state.latest) : table.answer;
     },
   };
 }
