@@ -68,16 +68,17 @@ describe('the API process config', () => {
       REFRESH_COOKIE_PATH: '/api/auth',
       CORS_ORIGINS: undefined,
       SUBMISSION_MAX_BYTES: 10_240,
+      SCOREBOARD_CACHE_SIZE: 8,
       OTOG_ADMIN_USERNAME: 'admin',
       OTOG_ADMIN_PASSWORD: undefined,
     });
   });
 
   it('reads the public API settings and refuses weak or malformed ones by name', () => {
-    const config = readApiConfig({ OFFLINE_MODE: 'true', COOKIE_SECURE: '1', JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: '20000' });
-    expect(config).toMatchObject({ OFFLINE_MODE: true, COOKIE_SECURE: true, JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: 20_000 });
-    const problems = problemsOf(() => readApiConfig({ OFFLINE_MODE: 'yes', JWT_SECRET: 'short', OTOG_ADMIN_PASSWORD: 'abc' }));
-    expect(problems.map((p) => p.split(':')[0])).toEqual(['OFFLINE_MODE', 'JWT_SECRET', 'OTOG_ADMIN_PASSWORD']);
+    const config = readApiConfig({ OFFLINE_MODE: 'true', COOKIE_SECURE: '1', JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: '20000', SCOREBOARD_CACHE_SIZE: '0' });
+    expect(config).toMatchObject({ OFFLINE_MODE: true, COOKIE_SECURE: true, JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: 20_000, SCOREBOARD_CACHE_SIZE: 0 });
+    const problems = problemsOf(() => readApiConfig({ OFFLINE_MODE: 'yes', JWT_SECRET: 'short', SCOREBOARD_CACHE_SIZE: '-1', OTOG_ADMIN_PASSWORD: 'abc' }));
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['OFFLINE_MODE', 'JWT_SECRET', 'SCOREBOARD_CACHE_SIZE', 'OTOG_ADMIN_PASSWORD']);
   });
 
   it('reads TRUST_PROXY as true, false or the proxies to believe; unset believes none', () => {
