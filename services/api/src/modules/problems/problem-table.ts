@@ -11,8 +11,10 @@
  *   request, as before the counts were kept, and not cached.
  * - The per-caller part is `latestSubmission`. The shared JSON has `null` there on every row and records
  *   where each row's `null` is; a signed-in caller's answer splices their latest submissions in.
- * - The shared JSON is compressed at most once per version and encoding; a spliced one per request, with
- *   fast settings (it is a different body for every caller).
+ * - The shared JSON is compressed at most once per version and encoding. A spliced one is compressed with
+ *   fast settings (it is a different body for every caller) and the result kept under its ETag, in a
+ *   byte-bounded cache of the callers' bodies used last: a caller who reloads the table while nothing in it
+ *   changed gets the same compressed bytes without compressing 2.3 MB again.
  */
 import { createHash } from 'node:crypto';
 import type { ProblemQueries, SharedTableRow } from '@otog/projections';
@@ -51,8 +53,52 @@ function sharedTable(version: string, audience: Audience, rows: readonly SharedT
   return { version, answer: answerOf(weakEtag(audience, version), Buffer.from(parts.join('')), 'once'), nullAt };
 }
 
+/** Compressed bodies of personal answers by ETag and encoding, the ones used last kept up to `maxBytes`. */
+export function createBodyCache(maxBytes: number) {
+  const bodies = new Map<string, Buffer>();
+  let bytes = 0;
+  return {
+    get(key: string): Buffer | undefined {
+      const body = bodies.get(key);
+      if (body) {
+        // Most recently used last.
+        bodies.delete(key);
+        bodies.set(key, body);
+      }
+      return body;
+    },
+    set(key: string, body: Buffer): void {
+      if (body.length > maxBytes || bodies.has(key)) return;
+      bodies.set(key, body);
+      bytes += body.length;
+      for (const [oldest, old] of bodies) {
+        if (bytes <= maxBytes) break;
+        bodies.delete(oldest);
+        bytes -= old.length;
+      }
+    },
+  };
+}
+type BodyCache = ReturnType<typeof createBodyCache>;
+
+/** An answer whose compressed forms come from `bodies` when an earlier request made them. */
+function rememberedAnswer(answer: CachedAnswer, bodies: BodyCache): CachedAnswer {
+  return {
+    etag: answer.etag,
+    json: answer.json,
+    async encoded(encoding) {
+      const key = `${answer.etag} ${encoding}`;
+      const kept = bodies.get(key);
+      if (kept) return kept;
+      const body = await answer.encoded(encoding);
+      bodies.set(key, body);
+      return body;
+    },
+  };
+}
+
 /** The shared table with the caller's latest submissions in place of their rows' `null`. */
-function personalised(table: SharedTable, latest: ReadonlyMap<number, SubmissionSummary>): CachedAnswer {
+function personalised(table: SharedTable, latest: ReadonlyMap<number, SubmissionSummary>, bodies: BodyCache): CachedAnswer {
   const splices = [...latest]
     .flatMap(([problemId, summary]) => {
       const at = table.nullAt.get(problemId);
@@ -72,14 +118,18 @@ function personalised(table: SharedTable, latest: ReadonlyMap<number, Submission
   }
   pieces.push(table.answer.json.subarray(from));
   const etag = weakEtag(table.answer.etag, ...splices.map(({ at, json }) => `${at}:${json}`));
-  return answerOf(etag, Buffer.concat(pieces), 'per-request');
+  return rememberedAnswer(answerOf(etag, Buffer.concat(pieces), 'per-request'), bodies);
 }
 
 export type ProblemTableCache = ReturnType<typeof createProblemTableCache>;
 
+/** Room for the personal compressed bodies: ~300 KB each for 10,000 problems, so a few hundred callers. */
+const PERSONAL_BODY_BYTES = 64 * 1024 * 1024;
+
 export function createProblemTableCache(queries: ProblemQueries) {
   // At most one table per audience: the newest version asked for. Concurrent requests share its build.
   const current = new Map<Audience, { version: string; table: Promise<SharedTable> }>();
+  const personalBodies = createBodyCache(PERSONAL_BODY_BYTES);
 
   async function shared(audience: Audience, version: string | null): Promise<SharedTable> {
     if (version === null) return uncached(audience);
@@ -118,7 +168,7 @@ export function createProblemTableCache(queries: ProblemQueries) {
       // One statement per request while the table is cached: its version and the caller's latest submissions.
       const state = await queries.tableState(caller.userId);
       const table = await shared(caller.admin ? 'admin' : 'public', state.version);
-      return state.latest ? personalised(table, state.latest) : table.answer;
+      return state.latest ? personalised(table, state.latest, personalBodies) : table.answer;
     },
   };
 }
