@@ -142,6 +142,9 @@ describe('POST /submission/problem/:problemId', () => {
       [200, first.json().id],
     ]);
     expect(Number(await stack.deps.pool.oneFirst(sql.unsafe`SELECT count(*) FROM event_log WHERE type = 'SubmissionCreated' AND data->>'submissionId' = ${String(first.json().id)}`))).toBe(1);
+    // A retry after the submission changed answers it as it is now (here shared), not as it was made.
+    await stack.expectCall(contract.shareSubmission, 200, { as: alice, params: { submissionId: first.json().id }, body: { show: true } });
+    expect((await withKey(alice, shown, key)).json()).toEqual({ ...first.json(), public: true });
     // Keys are per user; another key is another submission; a key reused for another problem is a conflict.
     expect((await withKey(bob, shown, key)).json().id).not.toBe(first.json().id);
     expect((await withKey(alice, shown, `${key}-2`)).json().id).not.toBe(first.json().id);
@@ -204,6 +207,16 @@ describe('POST /submission/problem/:problemId', () => {
     // The judge queue has it.
     await stack.runtime.judgeTasks!.waitFor({ ...event!, scope: event!.scope }, 10_000);
     expect(await stack.deps.pool.maybeOneFirst(sql.unsafe`SELECT state FROM judge_tasks WHERE submission_id = ${created.id}`)).toBe('queued');
+  });
+
+  it('answers with the author as the account is now, not as the access token says', async () => {
+    const renamed = `Bob Renamed ${bob.id}`;
+    await stack.deps.pool.query(sql.unsafe`UPDATE accounts SET show_name = ${renamed} WHERE id = ${bob.id}`);
+    try {
+      expect((await submit(bob, shown)).user).toEqual({ id: bob.id, username: bob.username, showName: renamed, role: 'user', rating: null });
+    } finally {
+      await stack.deps.pool.query(sql.unsafe`UPDATE accounts SET show_name = ${bob.showName} WHERE id = ${bob.id}`);
+    }
   });
 
   it('announces "submission N changed" to its owner once the read model has it (after-commit notice)', async () => {

@@ -81,6 +81,10 @@ export type SubmissionDetailRow = z.infer<typeof SubmissionDetailRowSchema>;
 const ProblemFactsSchema = z.object({ id, name: z.string(), show: z.boolean(), timeLimit: id, memoryLimit: id, score: id });
 export type ProblemFacts = z.infer<typeof ProblemFactsSchema>;
 
+const AuthorSchema = z.object({ username: z.string(), showName: z.string(), role: RoleSchema, rating: id.nullable() });
+const UploadFactsRow = ProblemFactsSchema.extend({ author: AuthorSchema.nullable() });
+export type UploadFacts = { readonly problem: ProblemFacts; readonly author: z.infer<typeof AuthorSchema> | null };
+
 const OfProblemRow = z.object({ id, userId: id, contestId: id.nullable() });
 
 export interface Page {
@@ -154,6 +158,22 @@ export function createSubmissionQueries(pool: DatabasePool) {
       const { p } = await live(pool);
       return pool.maybeOne(sql.type(ProblemFactsSchema)`
         SELECT id, name, show, time_limit AS "timeLimit", memory_limit AS "memoryLimit", score FROM ${p.problems} WHERE id = ${problemId}`);
+    },
+
+    /**
+     * What an upload needs besides its contest, in one statement: the problem (null when there is none) and the
+     * author as a submission lists them (null when the account is gone).
+     */
+    async uploadFacts(problemId: number, userId: number): Promise<UploadFacts | null> {
+      const { p, r } = await live(pool);
+      const row = await pool.maybeOne(sql.type(UploadFactsRow)`
+        SELECT p.id, p.name, p.show, p.time_limit AS "timeLimit", p.memory_limit AS "memoryLimit", p.score,
+          (SELECT json_build_object('username', a.username, 'showName', a.show_name, 'role', a.role, 'rating', ${ratingOf(r.ratings, 'a')})
+           FROM accounts a WHERE a.id = ${userId}) AS author
+        FROM ${p.problems} p WHERE p.id = ${problemId}`);
+      if (!row) return null;
+      const { author, ...problem } = row;
+      return { problem, author };
     },
 
     /** Every submission of a problem (contest ones included), oldest first: what a problem rejudge covers. */

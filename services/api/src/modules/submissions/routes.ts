@@ -92,8 +92,9 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
       const checked = checkUpload({ ...upload, maxBytes: deps.settings.submissionMaxBytes });
       if (!checked.ok) throw badRequest(checked.message);
 
-      const problem = await queries.problem(problemId);
-      if (!problem) throw notFound(PROBLEM_NOT_FOUND);
+      const facts = await queries.uploadFacts(problemId, user.id);
+      if (!facts) throw notFound(PROBLEM_NOT_FOUND);
+      const { problem, author } = facts;
       if (contestId !== null) {
         const contest = await existingContest(deps.pool, contestId);
         const running = contestStateAt(timesOf(contest), Date.now()) === 'RUNNING';
@@ -104,7 +105,7 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
         throw badRequest(UPLOAD_MESSAGES.notPublic);
       }
 
-      const { id, createdAt } = await createSubmission(deps, {
+      const { id, createdAt, repeated } = await createSubmission(deps, {
         userId: user.id,
         problemId,
         contestId,
@@ -112,12 +113,14 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
         sourceCode: checked.sourceCode,
         fileName: checked.fileName,
       }, idempotencyKey);
-      // A new row has not changed since it was made: its updateDate is its creationDate.
-      const row = { problemId, sourceCode: checked.sourceCode, updateDate: createdAt };
-      const created = await queries.byId(id);
-      if (created) return { ...toSubmission(created), ...row };
-      // The projection did not catch up in time (logged): the submission is committed and will be judged,
-      // so answer it as created rather than fail the upload.
+      // A retry of an earlier upload (its Idempotency-Key): that submission as it is now, perhaps judged.
+      const earlier = repeated ? await queries.byId(id) : null;
+      if (earlier) return { ...toSubmission(earlier), problemId, sourceCode: earlier.sourceCode, updateDate: createdAt };
+      // The answer is what the read model holds for a new one (createSubmission waited for the fold), made from
+      // what the route already read instead of reading the row back: a new submission is waiting, private and
+      // unjudged, and its updateDate is its creationDate. The author as the lists show them (token claims only
+      // when the account was removed meanwhile).
+      const { username, showName, role, rating } = author ?? user;
       return {
         id,
         status: 'waiting' as const,
@@ -127,9 +130,11 @@ export async function submissionsRoutes(app: FastifyInstance, deps: ApiDependenc
         public: false,
         userId: user.id,
         problem: { id: problem.id, name: problem.name, timeLimit: problem.timeLimit, memoryLimit: problem.memoryLimit, score: problem.score },
-        user: { id: user.id, username: user.username, showName: user.showName, role: user.role, rating: user.rating },
+        user: { id: user.id, username, showName, role, rating },
         submissionResult: null,
-        ...row,
+        problemId,
+        sourceCode: checked.sourceCode,
+        updateDate: createdAt,
       };
     },
     { rateLimit: { ...deps.settings.rateLimits.submit, keyBy: 'user' } },

@@ -30,15 +30,18 @@ async function handle(deps: ApiDependencies, command: SubmissionCommand, actor: 
   }
 }
 
+/** The submission made: by this request, or (`repeated`) by an earlier one with the same Idempotency-Key. */
+type Created = { readonly id: number; readonly createdAt: string; readonly repeated: boolean };
+
 /** The submission an earlier request with the same Idempotency-Key created, if any. */
-async function createdBefore(deps: ApiDependencies, eventId: string, input: NewSubmission): Promise<{ id: number; createdAt: string } | null> {
+async function createdBefore(deps: ApiDependencies, eventId: string, input: NewSubmission): Promise<Created | null> {
   const [event] = await deps.store.readEvents(deps.pool, [eventId]);
   if (!event || !isEvent(event, SubmissionCreated)) return null;
   if (event.data.problemId !== input.problemId || event.data.contestId !== input.contestId) {
     throw conflict('This Idempotency-Key was already used for a submission to another problem or contest');
   }
   await waitForProjection(deps, PROJECTION, { lastPosition: event }, event.scope);
-  return { id: event.data.submissionId, createdAt: event.occurredAt };
+  return { id: event.data.submissionId, createdAt: event.occurredAt, repeated: true };
 }
 
 /**
@@ -46,7 +49,7 @@ async function createdBefore(deps: ApiDependencies, eventId: string, input: NewS
  * an idempotency key (the client's Idempotency-Key header), a retried request gets the submission the first
  * one made instead of a second: the event's id is derived from the user and the key.
  */
-export async function createSubmission(deps: ApiDependencies, input: NewSubmission, idempotencyKey?: string): Promise<{ id: number; createdAt: string }> {
+export async function createSubmission(deps: ApiDependencies, input: NewSubmission, idempotencyKey?: string): Promise<Created> {
   const eventId = idempotencyKey === undefined ? undefined : deterministicEventId(`submission:${input.userId}:${idempotencyKey}`);
   const earlier = eventId && (await createdBefore(deps, eventId, input));
   if (earlier) return earlier;
@@ -56,7 +59,7 @@ export async function createSubmission(deps: ApiDependencies, input: NewSubmissi
     // A fresh id from the sequence: nothing to load, the stream must not exist yet.
     const { appended } = await handle(deps, { kind: 'create', submissionId: id, ...input, at: createdAt, ...(eventId ? { eventId } : {}) }, input.userId, true);
     await waitForProjection(deps, PROJECTION, appended!, submissionScope(input));
-    return { id, createdAt };
+    return { id, createdAt, repeated: false };
   } catch (error) {
     // The same key at the same moment: the other request won.
     const raced = eventId && error instanceof DuplicateEventError && (await createdBefore(deps, eventId, input));
