@@ -123,7 +123,7 @@ function personalised(table: SharedTable, latest: ReadonlyMap<number, Submission
 
 export type ProblemTableCache = ReturnType<typeof createProblemTableCache>;
 
-/** Room for the personal compressed bodies: ~300 KB each for 10,000 problems, so a few hundred callers. */
+/** Room for the personal compressed bodies: ~90 KB each (brotli) for 10,000 problems, so some 700 callers. */
 const PERSONAL_BODY_BYTES = 64 * 1024 * 1024;
 
 export function createProblemTableCache(queries: ProblemQueries) {
