@@ -37,8 +37,39 @@ function compress(json: Buffer, encoding: Encoding, effort: 'once' | 'per-reques
 /** A weak ETag naming its parts (what the answer was made of), short and opaque. */
 export const weakEtag = (...parts: string[]) => `W/"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 27)}"`;
 
-/** An answer whose JSON is ready and whose compressed forms are made on first demand, then kept. */
-export function answerOf(etag: string, json: Buffer, effort: 'once' | 'per-request'): CachedAnswer {
+/** Compressed bodies by ETag and encoding, the ones used last kept up to `maxBytes`. */
+export function createBodyCache(maxBytes: number) {
+  const bodies = new Map<string, Buffer>();
+  let bytes = 0;
+  return {
+    get(key: string): Buffer | undefined {
+      const body = bodies.get(key);
+      if (body) {
+        // Most recently used last.
+        bodies.delete(key);
+        bodies.set(key, body);
+      }
+      return body;
+    },
+    set(key: string, body: Buffer): void {
+      if (body.length > maxBytes || bodies.has(key)) return;
+      bodies.set(key, body);
+      bytes += body.length;
+      for (const [oldest, old] of bodies) {
+        if (bytes <= maxBytes) break;
+        bodies.delete(oldest);
+        bytes -= old.length;
+      }
+    },
+  };
+}
+export type BodyCache = ReturnType<typeof createBodyCache>;
+
+/**
+ * An answer whose JSON is ready and whose compressed forms are made on first demand, then kept: by the
+ * answer itself, or in `shared` when answers with the same ETag are made again (one per request).
+ */
+export function answerOf(etag: string, json: Buffer, effort: 'once' | 'per-request', shared?: BodyCache): CachedAnswer {
   const encoded = new Map<Encoding, Promise<Buffer>>();
   return {
     etag,
@@ -46,7 +77,10 @@ export function answerOf(etag: string, json: Buffer, effort: 'once' | 'per-reque
     encoded(encoding) {
       let body = encoded.get(encoding);
       if (!body) {
-        body = compress(json, encoding, effort);
+        const key = `${etag} ${encoding}`;
+        const kept = shared?.get(key);
+        body = kept ? Promise.resolve(kept) : compress(json, encoding, effort);
+        if (shared && !kept) void body.then((made) => shared.set(key, made), () => {});
         encoded.set(encoding, body);
       }
       return body;

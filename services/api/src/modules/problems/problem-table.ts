@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import type { ProblemQueries, SharedTableRow } from '@otog/projections';
 import { ProblemTableRowSchema, type SubmissionSummary } from '@otog/schemas/api/problem';
-import { answerOf, weakEtag, type CachedAnswer } from '../../http/cached-answer.ts';
+import { answerOf, createBodyCache, weakEtag, type BodyCache, type CachedAnswer } from '../../http/cached-answer.ts';
 
 type Audience = 'public' | 'admin';
 
@@ -53,50 +53,6 @@ function sharedTable(version: string, audience: Audience, rows: readonly SharedT
   return { version, answer: answerOf(weakEtag(audience, version), Buffer.from(parts.join('')), 'once'), nullAt };
 }
 
-/** Compressed bodies of personal answers by ETag and encoding, the ones used last kept up to `maxBytes`. */
-export function createBodyCache(maxBytes: number) {
-  const bodies = new Map<string, Buffer>();
-  let bytes = 0;
-  return {
-    get(key: string): Buffer | undefined {
-      const body = bodies.get(key);
-      if (body) {
-        // Most recently used last.
-        bodies.delete(key);
-        bodies.set(key, body);
-      }
-      return body;
-    },
-    set(key: string, body: Buffer): void {
-      if (body.length > maxBytes || bodies.has(key)) return;
-      bodies.set(key, body);
-      bytes += body.length;
-      for (const [oldest, old] of bodies) {
-        if (bytes <= maxBytes) break;
-        bodies.delete(oldest);
-        bytes -= old.length;
-      }
-    },
-  };
-}
-type BodyCache = ReturnType<typeof createBodyCache>;
-
-/** An answer whose compressed forms come from `bodies` when an earlier request made them. */
-function rememberedAnswer(answer: CachedAnswer, bodies: BodyCache): CachedAnswer {
-  return {
-    etag: answer.etag,
-    json: answer.json,
-    async encoded(encoding) {
-      const key = `${answer.etag} ${encoding}`;
-      const kept = bodies.get(key);
-      if (kept) return kept;
-      const body = await answer.encoded(encoding);
-      bodies.set(key, body);
-      return body;
-    },
-  };
-}
-
 /** The shared table with the caller's latest submissions in place of their rows' `null`. */
 function personalised(table: SharedTable, latest: ReadonlyMap<number, SubmissionSummary>, bodies: BodyCache): CachedAnswer {
   const splices = [...latest]
@@ -118,7 +74,7 @@ function personalised(table: SharedTable, latest: ReadonlyMap<number, Submission
   }
   pieces.push(table.answer.json.subarray(from));
   const etag = weakEtag(table.answer.etag, ...splices.map(({ at, json }) => `${at}:${json}`));
-  return rememberedAnswer(answerOf(etag, Buffer.concat(pieces), 'per-request'), bodies);
+  return answerOf(etag, Buffer.concat(pieces), 'per-request', bodies);
 }
 
 export type ProblemTableCache = ReturnType<typeof createProblemTableCache>;

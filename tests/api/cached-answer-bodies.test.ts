@@ -1,6 +1,6 @@
-/** The problem table's cache of personal compressed bodies: bounded by bytes, the ones used last kept. */
+/** The cache of compressed bodies (the problem table's personal answers): bounded by bytes, the ones used last kept. */
 import { describe, expect, it } from 'vitest';
-import { createBodyCache } from '@otog/api/modules/problems/problem-table';
+import { createBodyCache } from '@otog/api/http/cached-answer';
 
 const body = (bytes: number, fill = 1) => Buffer.alloc(bytes, fill);
 
