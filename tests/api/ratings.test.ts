@@ -3,30 +3,22 @@
  * confirms it, and the ratings appear on profiles, the rating graph's route, the scoreboard and wherever
  * OTOG's shapes carry a user's rating; a rejudge after the end re-rates; an unrated contest changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContestEndScheduler, type ContestEndScheduler } from '@otog/api/modules/contests/contest-end-scheduler';
-import { createLogger } from '@otog/platform/log/logger';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { authContract } from '@otog/schemas/api/auth';
 import { contestContract, type Contest } from '@otog/schemas/api/contest';
 import { submissionContract, type Submission } from '@otog/schemas/api/submission';
 import { userContract } from '@otog/schemas/api/user';
 import { until } from '../support/until.ts';
-import { contestKit, HOUR, iso, nowSecond } from './support/contest-kit.ts';
-import { startStack, type Stack, type TestUser } from './support/stack.ts';
+import { contestKit, withContestEnds, HOUR, iso, nowSecond } from './support/contest-kit.ts';
+import type { Stack, TestUser } from './support/stack.ts';
 
 let stack: Stack;
 let admin: TestUser;
-let scheduler: ContestEndScheduler;
 const { createContest, problem, submit, judge, rejudge, settle } = contestKit(() => ({ stack, admin }));
 
-beforeAll(async () => {
-  stack = await startStack();
-  admin = await stack.createUser({ role: 'admin' });
-  scheduler = startContestEndScheduler({ pool: stack.deps.pool, store: stack.deps.store, logger: createLogger({ name: 'ratings-test', level: 'silent' }), pollMs: 500 });
-}, 60_000);
-afterAll(async () => {
-  await scheduler?.stop();
-  await stack?.stop();
+withContestEnds('ratings-test', 500, (started, startedAdmin) => {
+  stack = started;
+  admin = startedAdmin;
 });
 
 const profile = (user: TestUser) => stack.expectCall(userContract.profile, 200, { as: user, params: { userId: user.id } });

@@ -5,30 +5,22 @@
  * just before the change. An unchanged board is a 304 for its ETag; compressed answers are the same JSON.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@otog/platform/log/logger';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { columnsScoreboard, otogScoreboard } from '@otog/api/modules/contests/board-answers';
 import { buildBoard, type KeptView } from '@otog/api/modules/contests/board-cache';
-import { startContestEndScheduler, type ContestEndScheduler } from '@otog/api/modules/contests/contest-end-scheduler';
 import { contestContract as contract, type Contest } from '@otog/schemas/api/contest';
 import { problemContract } from '@otog/schemas/api/problem';
 import { userContract } from '@otog/schemas/api/user';
 import { until } from '../support/until.ts';
-import { contestKit, HOUR, iso, nowSecond } from './support/contest-kit.ts';
-import { startStack, type Stack, type TestUser } from './support/stack.ts';
+import { contestKit, withContestEnds, HOUR, iso, nowSecond } from './support/contest-kit.ts';
+import type { Stack, TestUser } from './support/stack.ts';
 
 let stack: Stack;
 let admin: TestUser;
-let scheduler: ContestEndScheduler;
 
-beforeAll(async () => {
-  stack = await startStack();
-  admin = await stack.createUser({ role: 'admin' });
-  scheduler = startContestEndScheduler({ pool: stack.deps.pool, store: stack.deps.store, logger: createLogger({ name: 'board-cache-test', level: 'silent' }), pollMs: 300 });
-}, 60_000);
-afterAll(async () => {
-  await scheduler?.stop();
-  await stack?.stop();
+withContestEnds('board-cache-test', 300, (started, startedAdmin) => {
+  stack = started;
+  admin = startedAdmin;
 });
 
 const { createContest, patch, signUp, problem, submit, judge, settle } = contestKit(() => ({ stack, admin }));

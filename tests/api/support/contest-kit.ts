@@ -3,12 +3,15 @@
  * the real upload route, and verdicts and rejudges appended to the log as the judge would, each helper
  * waiting for the read models it feeds.
  */
+import { afterAll, beforeAll } from 'vitest';
+import { startContestEndScheduler, type ContestEndScheduler } from '@otog/api/modules/contests/contest-end-scheduler';
 import { sql } from '@otog/platform/db/pool';
+import { createLogger } from '@otog/platform/log/logger';
 import type { NewEvent } from '@otog/platform/eventstore/event-store';
 import type { Position } from '@otog/platform/eventstore/position';
 import { contestContract as contract, type Contest, type ContestInput } from '@otog/schemas/api/contest';
 import { submissionContract, type Submission } from '@otog/schemas/api/submission';
-import type { CallOptions, Stack, TestUser } from './stack.ts';
+import { startStack, type CallOptions, type Stack, type TestUser } from './stack.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -92,4 +95,22 @@ export function contestKit(env: () => { stack: Stack; admin: TestUser }) {
   const rejudge = (submission: Submission) => appendToSubmission(submission, [{ type: 'RejudgeRequested', data: { submissionId: submission.id, requestedBy: adminOf().id } }]);
 
   return { settings, createContest, addProblems, patch, signUp, problem, settle, upload, submit, appendToSubmission, judge, rejudge };
+}
+
+/**
+ * For a test file whose contests end while it runs: starts a stack, an admin and the contest-end scheduler
+ * (polling every `pollMs`) before its tests, hands the first two to `started`, and stops all after them.
+ */
+export function withContestEnds(name: string, pollMs: number, started: (stack: Stack, admin: TestUser) => void): void {
+  let stack: Stack | undefined;
+  let scheduler: ContestEndScheduler | undefined;
+  beforeAll(async () => {
+    stack = await startStack();
+    started(stack, await stack.createUser({ role: 'admin' }));
+    scheduler = startContestEndScheduler({ pool: stack.deps.pool, store: stack.deps.store, logger: createLogger({ name, level: 'silent' }), pollMs });
+  }, 60_000);
+  afterAll(async () => {
+    await scheduler?.stop();
+    await stack?.stop();
+  });
 }
