@@ -3,21 +3,22 @@
  * for the rows, inside its own scroll box so the header and the rank and name columns stay put while the
  * body scrolls both ways. Only the rows on screen are in the DOM, each placed absolutely in a body as tall
  * as every row, with its layout contained: a scroll step lays out the rows it adds, not the table. It stays
- * a real <table> (aria-rowcount, aria-rowindex) drawn with flex rows. A refetch replaces the data in place:
- * the box, its scrollTop and the rows (keyed by user) stay. A score cell is plain text: one click handler on
- * the body opens its history (keyboard users reach the same dialog by the total's button), which keeps a
- * row light enough to add ten per frame.
+ * a real <table> (aria-rowcount, aria-rowindex) drawn with flex rows. Row elements are slots (row-slots.ts):
+ * a scroll step or a refetch refills the elements it has, so the box, its scrollTop and its rows stay. A
+ * score cell is plain text: one click handler on the body opens its history (keyboard users reach the same
+ * dialog by the total's button), which keeps a row light enough to refill a screen of them per frame.
  */
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Row } from '@tanstack/react-table';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useImperativeHandle, useMemo, useRef, type CSSProperties, type MouseEvent, type Ref } from 'react';
+import { memo, useCallback, useImperativeHandle, useMemo, useRef, type CSSProperties, type MouseEvent, type ReactNode, type Ref } from 'react';
 import { Link } from 'react-router';
 import { formatContestClock } from '../phase.ts';
 import { cellTone, type BoardProblem, type BoardRow } from './board.ts';
 import { BloodDropIcon } from './prize-icons.tsx';
+import { assignSlots } from './row-slots.ts';
 
 export const ROW_HEIGHT = 44;
-const OVERSCAN = 3;
+const OVERSCAN = 2;
 
 export interface BoardHandle {
   /** Scrolls the box so the user's row is in the middle; false when they are not on the board. */
@@ -38,17 +39,27 @@ const column = createColumnHelper<BoardRow>();
 
 function ScoreCell({ entry, problem, column, meta }: { entry: BoardRow; problem: BoardProblem; column: number; meta: TableMeta }) {
   const score = entry.scores[column] ?? null;
-  const tone = cellTone(score, problem.score);
   const pending = entry.pending[column] ?? 0;
+  const tone = cellTone(score, problem.score);
   const firstBlood = meta.firstBlood.get(problem.id) === entry.userId;
+  // An empty cell is the same element as a scored one, named by aria-label: a row refilled with another
+  // contestant changes text and attributes, not elements, and no Thai text is laid out per empty cell.
+  const empty = score === null && pending === 0;
   return (
-    <span className={`sb-cell sb-cell-${tone}${pending > 0 ? ' sb-cell-pending' : ''}`} data-problem-id={problem.id}>
-      {/* Named by aria-label, not by hidden text: laying out a Thai text per empty cell was over a third of a scroll step's layout. */}
-      {score ?? (
-        <span role="img" aria-label="ยังไม่ส่ง">
-          -
-        </span>
-      )}
+    <span
+      className={`sb-cell sb-cell-${tone}${pending > 0 ? ' sb-cell-pending' : ''}`}
+      data-problem-id={problem.id}
+      role={empty ? 'img' : undefined}
+      aria-label={empty ? 'ยังไม่ส่ง' : undefined}
+    >
+      {score ??
+        (empty ? (
+          '-'
+        ) : (
+          <span role="img" aria-label="ยังไม่ส่ง">
+            -
+          </span>
+        ))}
       {pending > 0 ? (
         <span className="sb-pending" role="img" aria-label={`รอผลอีก ${pending} ครั้ง`}>
           ? +{pending}
@@ -63,62 +74,53 @@ function ScoreCell({ entry, problem, column, meta }: { entry: BoardRow; problem:
   );
 }
 
-function boardColumns(problems: ReadonlyArray<BoardProblem>) {
+/**
+ * A column of the board: TanStack Table gets its id, header and size (the header row, widths, the compact
+ * mode's visibility); the body rows call `cell` with their entry directly, so a scroll step builds no row or
+ * cell models for the rows it shows.
+ */
+interface BoardColumn {
+  readonly id: string;
+  readonly header: string | (() => ReactNode);
+  readonly size: number;
+  readonly cell: (entry: BoardRow, meta: TableMeta) => ReactNode;
+}
+
+function boardColumns(problems: ReadonlyArray<BoardProblem>): BoardColumn[] {
   return [
-    column.display({
-      id: 'rank',
-      header: '#',
-      size: 56,
-      cell: ({ row }) => <span className="sb-rank">{row.original.rank}</span>,
-    }),
-    column.display({
+    { id: 'rank', header: '#', size: 56, cell: (entry) => <span className="sb-rank">{entry.rank}</span> },
+    {
       id: 'name',
       header: 'ชื่อ',
       size: 180,
-      cell: ({ row, table }) => {
-        const { userId, showName } = row.original;
-        const meta = table.options.meta as TableMeta;
-        return (
-          <Link to={`/user/${userId}`} className="sb-name" title={showName}>
-            {showName}
-            {meta.meId === userId ? <span className="sr-only"> (คุณ)</span> : null}
-          </Link>
-        );
-      },
-    }),
-    column.display({
+      cell: ({ userId, showName }, meta) => (
+        <Link to={`/user/${userId}`} className="sb-name" title={showName}>
+          {showName}
+          {meta.meId === userId ? <span className="sr-only"> (คุณ)</span> : null}
+        </Link>
+      ),
+    },
+    {
       id: 'total',
       header: 'คะแนนรวม',
       size: 96,
-      cell: ({ row, table }) => (
-        <button
-          type="button"
-          className="sb-total"
-          aria-label={`คะแนนรวม ${row.original.totalScore}: ดูรายละเอียดคะแนนของ ${row.original.showName}`}
-          onClick={() => (table.options.meta as TableMeta).actions.openHistory(row.original)}
-        >
-          {row.original.totalScore}
+      cell: (entry, meta) => (
+        <button type="button" className="sb-total" aria-label={`คะแนนรวม ${entry.totalScore}: ดูรายละเอียดคะแนนของ ${entry.showName}`} onClick={() => meta.actions.openHistory(entry)}>
+          {entry.totalScore}
         </button>
       ),
-    }),
-    column.display({
-      id: 'time',
-      header: 'ส่งล่าสุดเมื่อ',
-      size: 108,
-      cell: ({ row }) => <span className="sb-time">{formatContestClock(row.original.maxPenalty)}</span>,
-    }),
-    ...problems.map((problem, index) =>
-      column.display({
-        id: `problem-${problem.id}`,
-        header: () => (
-          <span className="sb-problem-head" title={problem.name}>
-            {problem.name}
-          </span>
-        ),
-        size: 112,
-        cell: ({ row, table }) => <ScoreCell entry={row.original} problem={problem} column={index} meta={table.options.meta as TableMeta} />,
-      }),
-    ),
+    },
+    { id: 'time', header: 'ส่งล่าสุดเมื่อ', size: 108, cell: (entry) => <span className="sb-time">{formatContestClock(entry.maxPenalty)}</span> },
+    ...problems.map((problem, index) => ({
+      id: `problem-${problem.id}`,
+      header: () => (
+        <span className="sb-problem-head" title={problem.name}>
+          {problem.name}
+        </span>
+      ),
+      size: 112,
+      cell: (entry: BoardRow, meta: TableMeta) => <ScoreCell entry={entry} problem={problem} column={index} meta={meta} />,
+    })),
   ];
 }
 
@@ -133,45 +135,36 @@ function widthVariables(columns: ReadonlyArray<{ id: string; getSize(): number }
   return Object.fromEntries(columns.map((column) => [`--sb-w-${columnKind(column.id)}`, `${column.getSize()}px`]));
 }
 
-/** Rows off the replay are keyed by their place on screen: a scroll step refills the rows it has instead of making new ones. */
-const ROW_SLOTS = 128;
-
-/** A row re-renders when what it shows changes; its row model is rebuilt on every scroll step, its data is not. */
-const sameRow = (a: RowProps, b: RowProps) =>
-  a.row.original === b.row.original && a.index === b.index && a.start === b.start && a.isMe === b.isMe && a.meta === b.meta && a.compact === b.compact;
+/** The table only models columns: its rows are drawn by BoardRowView from the entries on screen. */
+const NO_ROWS: BoardRow[] = [];
 
 interface RowProps {
-  row: Row<BoardRow>;
+  entry: BoardRow;
   index: number;
   start: number;
   isMe: boolean;
-  /** Not read here: a new meta or column set must re-render the memoised row. */
   meta: TableMeta;
-  compact: boolean;
+  columns: ReadonlyArray<BoardColumn>;
 }
 
-const BoardRowView = memo(function BoardRowView({
-  row,
-  index,
-  start,
-  isMe,
-}: RowProps) {
+/** A row re-renders when what it shows changes (its props are kept values, compared by identity). */
+const BoardRowView = memo(function BoardRowView({ entry, index, start, isMe, meta, columns }: RowProps) {
   return (
     <tr
       className={isMe ? 'sb-row sb-row-me' : 'sb-row'}
       style={{ transform: `translateY(${start}px)` }}
       aria-rowindex={index + 2}
-      data-user-id={row.original.userId}
-      data-rank={row.original.rank}
+      data-user-id={entry.userId}
+      data-rank={entry.rank}
     >
-      {row.getVisibleCells().map((cell) => (
-        <td key={cell.column.id} className={`sb-td sb-col-${columnKind(cell.column.id)}`}>
-          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+      {columns.map((column) => (
+        <td key={column.id} className={`sb-td sb-col-${columnKind(column.id)}`}>
+          {column.cell(entry, meta)}
         </td>
       ))}
     </tr>
   );
-}, sameRow);
+});
 
 export function ScoreboardTable({
   rows,
@@ -209,19 +202,16 @@ export function ScoreboardTable({
     getItemKey,
   });
   const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const end = (items[items.length - 1]?.index ?? -1) + 1;
-  // The table models only the rows on screen: a live board of 10,000 rows costs a few dozen row models per update, not 10,000.
-  const shownRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
-  const table = useReactTable({
-    data: shownRows,
-    columns,
-    state: { columnVisibility },
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (entry) => String(entry.userId),
-    meta,
-  });
-  const tableRows = table.getRowModel().rows;
+  // Not state: which element shows which row is a cache of the last render's, kept for the next one.
+  const slots = useRef(new Map<number, number>());
+  if (!animate) slots.current = assignSlots(slots.current, items.map((item) => item.index));
+  const tableColumns = useMemo(() => columns.map(({ id, header, size }) => column.display({ id, header, size })), [columns]);
+  const table = useReactTable({ data: NO_ROWS, columns: tableColumns, state: { columnVisibility }, getCoreRowModel: getCoreRowModel() });
+  const visibleColumns = table.getVisibleLeafColumns();
+  const shownColumns = useMemo(() => {
+    const byId = new Map(columns.map((entry) => [entry.id, entry]));
+    return visibleColumns.flatMap((leaf) => byId.get(leaf.id) ?? []);
+  }, [columns, visibleColumns]);
 
   useImperativeHandle(
     ref,
@@ -240,11 +230,10 @@ export function ScoreboardTable({
   const openCell = (event: MouseEvent<HTMLTableSectionElement>) => {
     const cell = (event.target as Element).closest<HTMLElement>('[data-problem-id]');
     const userId = cell?.closest<HTMLElement>('tr[data-user-id]')?.dataset.userId;
-    const entry = userId === undefined ? undefined : table.getRow(userId, true)?.original;
+    const entry = userId === undefined ? undefined : rows.find((candidate) => String(candidate.userId) === userId);
     if (cell && entry) actions.openHistory(entry, Number(cell.dataset.problemId));
   };
 
-  const visibleColumns = table.getVisibleLeafColumns();
   const width = visibleColumns.reduce((sum, col) => sum + col.getSize(), 0);
 
   return (
@@ -268,9 +257,9 @@ export function ScoreboardTable({
             </tr>
           ) : null}
           {items.map((item) => {
-            const row = tableRows[item.index - first];
+            const entry = rows[item.index];
             // During the replay a row keeps its element as it changes rank, so it slides there.
-            return row ? <BoardRowView key={animate ? row.id : item.index % ROW_SLOTS} row={row} index={item.index} start={item.start} isMe={row.original.userId === meId} meta={meta} compact={compact} /> : null;
+            return entry ? <BoardRowView key={animate ? `user-${entry.userId}` : (slots.current.get(item.index) ?? item.index)} entry={entry} index={item.index} start={item.start} isMe={entry.userId === meId} meta={meta} columns={shownColumns} /> : null;
           })}
         </tbody>
       </table>
