@@ -7,21 +7,36 @@ import { CHECKPOINTS_CHANNEL } from './checkpoints.ts';
 
 export type WaitCheck = () => Promise<{ state: 'reached' } | { state: 'pending' } | { state: 'faulted'; detail: string }>;
 
+/** A consumer this process may be folding: its commits wake waiters here, without the NOTIFY round trip. */
+export interface LocalCommits {
+  /** Calls `wake` after each commit of the consumer's checkpoint in this process; returns the unsubscribe. */
+  subscribe(wake: () => void): () => void;
+  /** Whether this process holds the consumer now (its notifications are then this process's own commits). */
+  held(): boolean;
+}
+
 /**
- * Re-runs `check` whenever the consumer's checkpoint moves (NOTIFY from the committing process) and on a
- * short poll as a fallback, until it reports reached, faulted, or the time is up.
+ * Re-runs `check` whenever the consumer's checkpoint moves (NOTIFY from the committing process, or `local`
+ * when this process holds the consumer) and on a short poll as a fallback, until it reports reached,
+ * faulted, or the time is up.
  */
 export async function waitForCheckpoint(
   listener: NotificationListener,
   consumer: string,
   check: WaitCheck,
   timeoutMs: number,
+  local?: LocalCommits,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let wake: (() => void) | undefined;
-  const off = listener.on(CHECKPOINTS_CHANNEL, (payload) => {
-    if (payload === consumer) wake?.();
+  const offNotify = listener.on(CHECKPOINTS_CHANNEL, (payload) => {
+    if (payload === consumer && !local?.held()) wake?.();
   });
+  const offLocal = local?.subscribe(() => wake?.());
+  const off = () => {
+    offNotify();
+    offLocal?.();
+  };
   try {
     for (;;) {
       const result = await check();

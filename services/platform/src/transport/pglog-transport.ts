@@ -70,6 +70,18 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           ? store.readTypesAfter(db, after, consumer.types, limit, { decode })
           : { events: await store.readAfter(db, after, limit, { decode }), scannedUpTo: null };
 
+      // While this instance holds the consumer (its last step took the lock), `held` is the checkpoint as
+      // committed: waits in this process compare against it instead of reading the table, woken by this
+      // instance's steps instead of NOTIFY. Another instance may fold between this one's steps: the wake-up an
+      // event brings makes this instance step too, which sees the newer checkpoint (or the lock taken, and
+      // the waits read the table again).
+      let held: Position | null = null;
+      const localCommits = new Set<() => void>();
+      const hold = (position: Position | null) => {
+        held = position;
+        for (const wakeWaiter of localCommits) wakeWaiter();
+      };
+
       const step = (limit: number): Promise<Step> => {
         // What this step reads covers every notification so far; only later ones call for another step.
         pending = false;
@@ -77,6 +89,8 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           const checkpoint = await lockCheckpoint(tx, key, { skipLocked: true });
           if (!checkpoint) return 'locked';
           if (checkpoint.status !== 'running') return 'stopped';
+          // Committed, whatever this step does: another instance may have moved it since this one's last step.
+          if (held === null || comparePositions(held, checkpoint) !== 0) hold(checkpoint);
           const { events, scannedUpTo } = await read(tx, checkpoint, limit);
           if (events.length === 0 && scannedUpTo === null) return 'idle';
           return applyBatch(tx, key, checkpoint, consumer, events, scannedUpTo ? { scannedUpTo } : {});
@@ -93,9 +107,12 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           const limit = carefulSteps > 0 ? 1 : batchSize;
           try {
             result = await step(limit);
+            if (result === 'locked' || result === 'stopped') hold(null);
+            else if (typeof result === 'object') hold(result.checkpoint);
             failures = 0;
             if (typeof result === 'object') carefulSteps = Math.max(0, carefulSteps - 1);
           } catch (error) {
+            held = null;
             if (error instanceof CheckpointConflictError) continue;
             failures += 1;
             carefulSteps = batchSize;
@@ -136,6 +153,7 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
             listener,
             consumer.name,
             async () => {
+              if (held) return (await folded(held, event)) ? { state: 'reached' } : { state: 'pending' };
               const checkpoint = await readCheckpoint(pool, key);
               if (!checkpoint) return { state: 'pending' };
               if (comparePositions(checkpoint, event) >= 0) return { state: 'reached' };
@@ -143,6 +161,13 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
               return (await folded(checkpoint, event)) ? { state: 'reached' } : { state: 'pending' };
             },
             timeoutMs,
+            {
+              subscribe(wakeWaiter) {
+                localCommits.add(wakeWaiter);
+                return () => localCommits.delete(wakeWaiter);
+              },
+              held: () => held !== null,
+            },
           );
         },
         async stop() {
