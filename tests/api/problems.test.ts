@@ -13,7 +13,9 @@ import { problemsProjection, submissionsProjection } from '@otog/projections';
 import { problemContract as routes, type Problem } from '@otog/schemas/api/problem';
 import { submissionContract } from '@otog/schemas/api/submission';
 import { userContract } from '@otog/schemas/api/user';
+import { contestContract } from '@otog/schemas/api/contest';
 import { until } from '../support/until.ts';
+import { contestKit } from './support/contest-kit.ts';
 import { startStack, type Stack, type TestUser } from './support/stack.ts';
 
 const samplesDir = fileURLToPath(new URL('../../judge/samples', import.meta.url));
@@ -543,6 +545,138 @@ describe('GET /problem: cached per read-model version, ETags, compression', () =
   });
 });
 
+describe("GET /problem: a signed-in caller's answer named by the version of their submissions", () => {
+  type Response = Awaited<ReturnType<Stack['call']>>;
+  const rowsOf = (response: Response) =>
+    z.array(z.object({ id: z.number(), latestSubmission: z.unknown() })).parse(JSON.parse(response.rawPayload.toString()));
+  const latestOn = (response: Response, problemId: number) => rowsOf(response).find((row) => row.id === problemId)?.latestSubmission;
+  const sharedEtag = async () => String((await stack.call(routes.getProblems, { as: null })).headers.etag);
+
+  /** The caller's next answer: a new one (200, another ETag) for a client that has `etag`. */
+  async function changedSince(as: TestUser | string, etag: string): Promise<Response> {
+    const response = await stack.call(routes.getProblems, { as, headers: { 'if-none-match': etag } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers.etag).not.toBe(etag);
+    return response;
+  }
+
+  /** A submission created as the upload route would (SubmissionCreated), not judged yet. */
+  async function created(by: TestUser, problemId: number): Promise<number> {
+    const submissionId = Number(await stack.deps.pool.oneFirst(sql.unsafe`SELECT nextval('submission_ids')::int`));
+    const scope = `user:${by.id}`;
+    const data = { submissionId, userId: by.id, problemId, contestId: null, language: 'cpp', sourceCode: '// waiting', fileName: null };
+    const { lastPosition } = await stack.deps.store.append(`submission-${submissionId}`, [{ type: 'SubmissionCreated', scope, data }], { expectedVersion: 'none' });
+    await stack.deps.projections.waitFor('submissions', { ...lastPosition, scope }, 10_000);
+    return submissionId;
+  }
+
+  it('every change to their latest submissions is in the very next answer, though the shared table did not change', async () => {
+    const problem = await show((await createProblem({ name: 'Latest, step by step' })).id);
+    const submitter = await stack.createUser();
+    const shared = await sharedEtag();
+
+    // A new submission: waiting.
+    const submissionId = await created(submitter, problem.id);
+    let response = await changedSince(submitter, shared);
+    expect(latestOn(response, problem.id)).toEqual({ id: submissionId, status: 'waiting', userId: submitter.id, public: false });
+    let etag = String(response.headers.etag);
+    expect((await stack.call(routes.getProblems, { as: submitter, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    // The JSON kept for the caller and the compressed bodies made from it are the same answer.
+    const again = await stack.call(routes.getProblems, { as: submitter });
+    expect(again.headers.etag).toBe(etag);
+    expect(again.rawPayload.equals(response.rawPayload)).toBe(true);
+    const br = await stack.call(routes.getProblems, { as: submitter, headers: { 'accept-encoding': 'br' } });
+    expect(br.headers.etag).toBe(etag);
+    expect(brotliDecompressSync(br.rawPayload).equals(response.rawPayload)).toBe(true);
+
+    // Its first test reported: grading.
+    const scope = `user:${submitter.id}`;
+    const outcome = { status: 'ACCEPTED', timeUsed: 1, memUsed: 100 };
+    const reported = await stack.deps.store.append(`submission-${submissionId}`, [
+      { type: 'TestcaseJudged', scope, data: { submissionId, judging: 1, testNumber: 1, outcome } },
+    ]);
+    await stack.deps.projections.waitFor('submissions', { ...reported.lastPosition, scope }, 10_000);
+    response = await changedSince(submitter, etag);
+    expect(latestOn(response, problem.id)).toMatchObject({ id: submissionId, status: 'grading' });
+    etag = String(response.headers.etag);
+
+    // A verdict that makes no new solver (the passed counts stay as they are).
+    await judge(submitter, submissionId, 1, 'reject');
+    response = await changedSince(submitter, etag);
+    expect(latestOn(response, problem.id)).toMatchObject({ id: submissionId, status: 'reject' });
+    etag = String(response.headers.etag);
+
+    // Shared.
+    await stack.expectCall(submissionContract.shareSubmission, 200, { as: submitter, params: { submissionId }, body: { show: true } });
+    response = await changedSince(submitter, etag);
+    expect(latestOn(response, problem.id)).toMatchObject({ id: submissionId, status: 'reject', public: true });
+    etag = String(response.headers.etag);
+
+    // Rejudged: waiting again.
+    await stack.expectCall(submissionContract.rejudgeSubmission, 200, { as: admin, params: { submissionId } });
+    response = await changedSince(submitter, etag);
+    expect(latestOn(response, problem.id)).toMatchObject({ id: submissionId, status: 'waiting', public: true });
+    etag = String(response.headers.etag);
+    expect(await sharedEtag()).toBe(shared);
+
+    // The problem hidden: gone from their table; shown again: back.
+    await show(problem.id, false);
+    response = await changedSince(submitter, etag);
+    expect(latestOn(response, problem.id)).toBeUndefined();
+    await show(problem.id, true);
+    response = await changedSince(submitter, String(response.headers.etag));
+    expect(latestOn(response, problem.id)).toMatchObject({ id: submissionId, status: 'waiting' });
+
+    // The rejudge's verdict, an accept: they solved it (the passed counts change too).
+    const rejudged = (await stack.deps.store.readStream(`submission-${submissionId}`)).filter((event) => event.type === 'RejudgeRequested').at(-1)!;
+    await judge(submitter, submissionId, rejudged.streamPosition, 'accept');
+    response = await changedSince(submitter, String(response.headers.etag));
+    expect(latestOn(response, problem.id)).toMatchObject({ id: submissionId, status: 'accept' });
+    // Another accept on the problem they solved already: the passed counts stay as they are.
+    const second = await created(submitter, problem.id);
+    const solvedAlready = await sharedEtag();
+    etag = String((await stack.call(routes.getProblems, { as: submitter })).headers.etag);
+    await judge(submitter, second, 1, 'accept');
+    response = await changedSince(submitter, etag);
+    expect(latestOn(response, problem.id)).toMatchObject({ id: second, status: 'accept' });
+    expect(await sharedEtag()).toBe(solvedAlready);
+  });
+
+  it("a deleted contest's submissions leave their table at once", async () => {
+    const kit = contestKit(() => ({ stack, admin }));
+    const problemId = await kit.problem('Latest in a contest');
+    const contestant = await stack.createUser();
+    const before = await judgedSubmission(contestant, problemId, 'reject');
+    const contest = await kit.createContest({}, [problemId]);
+    const inContest = await kit.submit(contestant, contest.id, problemId);
+    let response = await stack.call(routes.getProblems, { as: contestant });
+    expect(latestOn(response, problemId)).toMatchObject({ id: inContest.id });
+    const shared = await sharedEtag();
+
+    await stack.expectCall(contestContract.deleteContest, 200, { as: admin, params: { contestId: contest.id } });
+    await until('the contest submission is gone', async () =>
+      (await stack.call(routes.getProblems, { as: contestant, headers: { 'if-none-match': String(response.headers.etag) } })).statusCode === 200,
+    );
+    expect(await sharedEtag()).toBe(shared);
+    response = await stack.call(routes.getProblems, { as: contestant });
+    expect(latestOn(response, problemId)).toMatchObject({ id: before, status: 'reject' });
+  });
+
+  it('a user made admin gets the admin table (hidden problems with their latest submissions), not their kept one', async () => {
+    const hidden = await createProblem({ name: 'Hidden, then seen as admin' });
+    const promoted = await stack.createUser();
+    const submissionId = await judgedSubmission(promoted, hidden.id, 'reject');
+    const asUser = await stack.call(routes.getProblems, { as: promoted });
+    expect(latestOn(asUser, hidden.id)).toBeUndefined();
+
+    const body = { username: promoted.username, showName: promoted.showName, role: 'admin' as const };
+    await stack.expectCall(userContract.update, 200, { as: admin, params: { userId: promoted.id }, body });
+    const adminToken = await stack.newSession({ ...promoted, role: 'admin' });
+    const asAdmin = await changedSince(adminToken, String(asUser.headers.etag));
+    expect(latestOn(asAdmin, hidden.id)).toEqual({ id: submissionId, status: 'reject', userId: promoted.id, public: false });
+  });
+});
+
 describe('GET /problem while a deploy rebuilds the read models', () => {
   /**
    * A deploy of this code over the code before the kept counts: the older code's slots (problems v1,
@@ -568,7 +702,7 @@ describe('GET /problem while a deploy rebuilds the read models', () => {
 
     const pool = stack.deps.pool;
     const Live = z.object({ projection: z.string(), generation: z.number().int(), codeVersion: z.number().int() });
-    const added = { problems: { code: 1, tables: ['version'] }, submissions: { code: 2, tables: ['roles', 'solvers', 'passed_version'] } } as const;
+    const added = { problems: { code: 1, tables: ['version'] }, submissions: { code: 2, tables: ['roles', 'solvers', 'passed_version', 'user_version'] } } as const;
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let holding = () => {};

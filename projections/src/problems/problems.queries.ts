@@ -14,7 +14,6 @@ import {
   ProblemSchema,
   ProblemSearchItemSchema,
   ProblemTableRowSchema,
-  SubmissionSummarySchema,
   type PassedUser,
   type Problem,
   type SubmissionSummary,
@@ -33,10 +32,10 @@ export type ProblemRecord = z.infer<typeof ProblemRecordSchema>;
 
 const TableRow = ProblemTableRowSchema.omit({ latestSubmission: true });
 export type SharedTableRow = z.infer<typeof TableRow>;
-const TableVersion = z.object({ problems: z.bigint(), passed: z.bigint(), live: z.string(), latest: z.string().nullable() });
-/** A user's latest submission on a problem, as versionOf reads it (json_build_array of the columns). */
+const TableVersion = z.object({ problems: z.bigint(), passed: z.bigint(), live: z.string(), mine: z.bigint().nullable() });
+/** A user's latest submission on a problem, as latestSubmissions reads it (json_build_array of the columns). */
 type LatestEntry = [problemId: number, id: number, status: SubmissionStatus, isPublic: boolean];
-const LatestOwn = SubmissionSummarySchema.extend({ problemId: z.number().int() });
+const Latest = z.object({ latest: z.string() });
 const PassedRow = PassedUserSchema.omit({ passedSubmission: true }).extend({
   submissionId: z.number().int(),
   status: SubmissionStatusSchema,
@@ -79,10 +78,10 @@ export type ProblemQueries = ReturnType<typeof createProblemQueries>;
 
 /**
  * The code versions that made the tables the cached problem table reads: problems' `version` (2) and
- * submissions' `solvers`, `roles`, `passed_version` (3). During a deploy, the older code's slots
+ * submissions' `solvers`, `roles`, `passed_version` (3) and `user_version` (4). During a deploy, the older code's slots
  * stay live (without those tables) until the new ones, rebuilt from the log, are cut over.
  */
-const TABLE_CODE = { problems: 2, submissions: 3 } as const;
+const TABLE_CODE = { problems: 2, submissions: 4 } as const;
 const tableSlots = readModelSlots({ p: problemsProjection, s: submissionsProjection });
 
 const slotKey = (projection: string, slot: { generation: number; codeVersion: number }) => `${projection}:${slot.generation}:${slot.codeVersion}`;
@@ -103,40 +102,32 @@ const liveKeyNow = sql.fragment`(
   SELECT coalesce(string_agg(projection || ':' || version || ':' || code_version, ',' ORDER BY projection), '')
   FROM projection_slots WHERE state = 'live' AND projection IN (${problemsProjection.name}, ${submissionsProjection.name}))`;
 
-/** What a GET /problem needs besides the shared table: its version and, for a signed-in caller, their latest submissions. */
+/** What a GET /problem needs to know before its answer: the shared table's version and the caller's. */
 export interface TableState {
   /** Null while an older code's slot is live: the table is then counted per request. */
   readonly version: string | null;
-  /** Null for an anonymous caller. */
-  readonly latest: ReadonlyMap<number, SubmissionSummary> | null;
+  /**
+   * For a signed-in caller while the table is kept: the log position of the last change to their submissions
+   * (`user_version`; 0 when they never submitted), the version of their latest submissions. Null for an
+   * anonymous caller, or while an older code's slot is live.
+   */
+  readonly mine: bigint | null;
 }
 
 /**
  * The kept tables' version and, in the same statement (so the same snapshot), which slots are live now
- * and, for a user, their latest submission on each problem (as a JSON array of arrays of the typed columns
- * this projection's code wrote: one JSON.parse for the ~2,000 a busy user has, not a row and a schema check each).
+ * and, for a user, the version of their submissions (a primary-key read).
  */
 async function versionOf(db: Queryable, kept: KeptTables, userId: number | null = null): Promise<TableState & { live: string }> {
   const { p, s } = kept;
-  const latest =
-    userId === null
-      ? sql.fragment`NULL`
-      : sql.fragment`(
-          SELECT coalesce(json_agg(json_build_array(x.problem_id, x.id, x.status, x.public)), '[]')::text
-          FROM (SELECT DISTINCT ON (problem_id) problem_id, id, status, public FROM ${s.submissions} WHERE user_id = ${userId}
-                ORDER BY problem_id, id DESC) x)`;
+  const mine = userId === null ? sql.fragment`NULL` : sql.fragment`coalesce((SELECT position FROM ${s.user_version} WHERE user_id = ${userId}), 0)`;
   const at = await db.one(sql.type(TableVersion)`
     SELECT (SELECT position FROM ${p.version}) AS problems, (SELECT position FROM ${s.passed_version}) AS passed,
-      ${liveKeyNow} AS live, ${latest} AS latest`);
+      ${liveKeyNow} AS live, ${mine} AS mine`);
   return {
     version: `${p.version.names.join('.')}@${at.problems}/${s.passed_version.names.join('.')}@${at.passed}`,
     live: at.live,
-    latest:
-      userId === null || at.latest === null
-        ? null
-        : new Map(
-            (JSON.parse(at.latest) as LatestEntry[]).map(([problemId, id, status, isPublic]) => [problemId, { id, status, userId, public: isPublic }]),
-          ),
+    mine: at.mine,
   };
 }
 
@@ -158,17 +149,23 @@ export function createProblemQueries(pool: DatabasePool) {
    */
   let lastKept: KeptTables | null = null;
 
-  /** The user's latest submission on each problem they submitted to, by problem id (while an older code's slot is live). */
-  async function latestSubmissions(userId: number): Promise<Map<number, SubmissionSummary>> {
-    const { s } = await live(pool);
-    const own = await pool.any(sql.type(LatestOwn)`
-      SELECT DISTINCT ON (problem_id) problem_id AS "problemId", id, status, user_id AS "userId", public
-      FROM ${s.submissions} WHERE user_id = ${userId}
-      ORDER BY problem_id, id DESC`);
-    return new Map(own.map(({ problemId, ...summary }) => [problemId, summary]));
-  }
-
   return {
+    /**
+     * The user's latest submission on each problem they submitted to, by problem id: read as one JSON array of
+     * arrays of the typed columns this projection's code wrote (one JSON.parse for the ~2,000 a busy user has,
+     * not a row and a schema check each).
+     */
+    async latestSubmissions(userId: number): Promise<Map<number, SubmissionSummary>> {
+      const { s } = await live(pool);
+      const { latest } = await pool.one(sql.type(Latest)`
+        SELECT coalesce(json_agg(json_build_array(x.problem_id, x.id, x.status, x.public)), '[]')::text AS latest
+        FROM (SELECT DISTINCT ON (problem_id) problem_id, id, status, public FROM ${s.submissions} WHERE user_id = ${userId}
+              ORDER BY problem_id, id DESC) x`);
+      return new Map(
+        (JSON.parse(latest) as LatestEntry[]).map(([problemId, id, status, isPublic]) => [problemId, { id, status, userId, public: isPublic }]),
+      );
+    },
+
     async find(problemId: number): Promise<ProblemRecord | null> {
       const { p } = await live(pool);
       return pool.maybeOne(sql.type(ProblemRecordSchema)`SELECT ${RECORD_COLUMNS} FROM ${p.problems} p WHERE p.id = ${problemId}`);
@@ -185,9 +182,9 @@ export function createProblemQueries(pool: DatabasePool) {
     /**
      * In one statement when the slots are the ones last found live: the version of the problem table's shared
      * part (problems and passed counts), i.e. the live slots and the log positions of their last changes (it
-     * moves whenever a row of the table changes, and only then), and the caller's latest submissions. The
-     * version is null while an older code's slot is live (a deploy's rebuild): the table is then counted per
-     * request, not cached.
+     * moves whenever a row of the table changes, and only then), and the version of the caller's submissions.
+     * Both are null while an older code's slot is live (a deploy's rebuild): the table is then counted, and
+     * the caller's latest submissions read, per request, not cached.
      */
     async tableState(userId: number | null): Promise<TableState> {
       const known = lastKept;
@@ -198,7 +195,7 @@ export function createProblemQueries(pool: DatabasePool) {
       const kept = await keptTables(pool);
       lastKept = kept;
       if (kept) return versionOf(pool, kept, userId);
-      return { version: null, latest: userId === null ? null : await latestSubmissions(userId) };
+      return { version: null, mine: null };
     },
 
     /**

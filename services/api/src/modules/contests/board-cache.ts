@@ -22,7 +22,7 @@ import { createContestQueries, createContestScoreQueries, type ContestRecord } f
 import { boardCells, boardParticipants, boardResults, boardVersion, type CellColumns } from '@otog/projections/contest-scores/board.queries';
 import { scoreCells, type JournalEntry } from '@otog/projections/contest-scores/rules/journal';
 import { findProblems } from '@otog/projections/problems/problems.queries';
-import { answerOf, weakEtag, type CachedAnswer } from '../../http/cached-answer.ts';
+import { answerOf, weakEtag, type ReadyAnswer } from '../../http/cached-answer.ts';
 import { columnsScoreboard, otogScoreboard, scoreboardRows, type BoardUser, type RankedBoard } from './board-answers.ts';
 import { rankBoard } from './scoreboard.ts';
 
@@ -104,7 +104,7 @@ export async function buildBoard(
 /** A built board and the answers made of it so far. */
 interface Built {
   readonly version: string;
-  answer(shape: BoardShape): CachedAnswer;
+  answer(shape: BoardShape): ReadyAnswer;
 }
 
 /**
@@ -112,8 +112,8 @@ interface Built {
  * version moved for something the board does not show) hands that one out again, with its ETag (a 304 for
  * a client that has it) and the compressed forms already made.
  */
-function built(contestId: number, view: KeptView, version: string, board: RankedBoard, last: Map<BoardShape, CachedAnswer>): Built {
-  const answers = new Map<BoardShape, CachedAnswer>();
+function built(contestId: number, view: KeptView, version: string, board: RankedBoard, last: Map<BoardShape, ReadyAnswer>): Built {
+  const answers = new Map<BoardShape, ReadyAnswer>();
   return {
     version,
     answer(shape) {
@@ -148,7 +148,7 @@ interface Running {
 interface Slot {
   kept: Built | null;
   /** The newest answer made per shape. */
-  readonly last: Map<BoardShape, CachedAnswer>;
+  readonly last: Map<BoardShape, ReadyAnswer>;
   running: Running | null;
   /** The build that starts when the running one ends, shared by every request waiting for it. */
   next: Promise<Built> | null;
@@ -161,7 +161,7 @@ export function createBoardCache(pool: DatabasePool, options: { boards: number }
   const slots = new Map<string, Slot>();
   let tick = 0;
 
-  const build = async (contestId: number, view: KeptView, last: Map<BoardShape, CachedAnswer>, onVersion?: (version: string) => void): Promise<Built> => {
+  const build = async (contestId: number, view: KeptView, last: Map<BoardShape, ReadyAnswer>, onVersion?: (version: string) => void): Promise<Built> => {
     const read = await buildBoard(pool, contestId, view, onVersion);
     if (!read) throw new ContestGoneError(`contest ${contestId} is gone`);
     return built(contestId, view, read.version, read.board, last);
@@ -218,7 +218,7 @@ export function createBoardCache(pool: DatabasePool, options: { boards: number }
 
   return {
     /** The answer of a contest's kept view, no older than the version read on arrival. */
-    async answer(contestId: number, view: KeptView, shape: BoardShape): Promise<CachedAnswer> {
+    async answer(contestId: number, view: KeptView, shape: BoardShape): Promise<ReadyAnswer> {
       const observed = await boardVersion(pool);
       tick += 1;
       const ticket = tick;

@@ -4,13 +4,21 @@
  *
  * - The shared part is kept per audience: `public` (anonymous callers and users: shown problems) and
  *   `admin` (every problem), under the version of the read models it was read at. Every request asks for
- *   the current version first (one statement, which also reads a signed-in caller's latest submissions),
- *   so a problem an admin hides is gone from the very next answer (the hide itself waits until the
- *   problems projection has folded it). While a deploy rebuilds
- *   the read models, an older code's slots stay live without the kept counts: the table is then read per
- *   request, as before the counts were kept, and not cached.
+ *   the current version first (one statement, which also reads the version of a signed-in caller's
+ *   submissions), so a problem an admin hides is gone from the very next answer (the hide itself waits
+ *   until the problems projection has folded it). While a deploy rebuilds the read models, an older code's
+ *   slots stay live without the kept counts: the table is then read per request, as before the counts were
+ *   kept, and not cached.
  * - The per-caller part is `latestSubmission`. The shared JSON has `null` there on every row and records
  *   where each row's `null` is; a signed-in caller's answer splices their latest submissions in.
+ * - A signed-in caller's answer is named by the shared table's ETag (audience and version) and the version
+ *   of their submissions (the submissions projection's `user_version`: the log position of the last change
+ *   to any of them), so it is known without reading their latest submissions: a 304, or a compressed body
+ *   kept under that ETag, costs the version statement and nothing else. Their latest submissions are read,
+ *   and spliced in, only when a body is needed that is not kept; the JSON made is kept per caller (one per
+ *   caller, the ones used last, bounded by bytes), so a caller who takes it uncompressed gets the same
+ *   bytes again. It is read after the version, so an answer is never older than its ETag says (newer at
+ *   most, which costs a client one needless download).
  * - The shared JSON is compressed at most once per version and encoding. A spliced one is compressed with
  *   fast settings (it is a different body for every caller) and the result kept under its ETag, in a
  *   byte-bounded cache of the callers' bodies used last: a caller who reloads the table while nothing in it
@@ -19,7 +27,15 @@
 import { createHash } from 'node:crypto';
 import type { ProblemQueries, SharedTableRow } from '@otog/projections';
 import { ProblemTableRowSchema, type SubmissionSummary } from '@otog/schemas/api/problem';
-import { answerOf, createBodyCache, weakEtag, type BodyCache, type CachedAnswer } from '../../http/cached-answer.ts';
+import {
+  answerOf,
+  createBodyCache,
+  createByteCache,
+  lazyAnswerOf,
+  weakEtag,
+  type CachedAnswer,
+  type ReadyAnswer,
+} from '../../http/cached-answer.ts';
 
 type Audience = 'public' | 'admin';
 
@@ -27,7 +43,7 @@ interface SharedTable {
   /** What it was read at (the cache key), or `uncached:<hash of the rows>` when not kept. */
   readonly version: string;
   /** Every row with `latestSubmission: null`. */
-  readonly answer: CachedAnswer;
+  readonly answer: ReadyAnswer;
   /** Problem id → byte offset of the `null` of its row's latestSubmission. */
   readonly nullAt: ReadonlyMap<number, number>;
 }
@@ -53,8 +69,8 @@ function sharedTable(version: string, audience: Audience, rows: readonly SharedT
   return { version, answer: answerOf(weakEtag(audience, version), Buffer.from(parts.join('')), 'once'), nullAt };
 }
 
-/** The shared table with the caller's latest submissions in place of their rows' `null`. */
-function personalised(table: SharedTable, latest: ReadonlyMap<number, SubmissionSummary>, bodies: BodyCache): CachedAnswer {
+/** The shared table's JSON with the caller's latest submissions in place of their rows' `null`, and what was spliced in. */
+function personalised(table: SharedTable, latest: ReadonlyMap<number, SubmissionSummary>): { json: Buffer; spliced: string[] } {
   const splices = [...latest]
     .flatMap(([problemId, summary]) => {
       const at = table.nullAt.get(problemId);
@@ -65,7 +81,7 @@ function personalised(table: SharedTable, latest: ReadonlyMap<number, Submission
       return at === undefined ? [] : [{ at, json: JSON.stringify({ id, status, userId, public: summary.public }) }];
     })
     .sort((a, b) => a.at - b.at);
-  if (splices.length === 0) return table.answer;
+  if (splices.length === 0) return { json: table.answer.json, spliced: [] };
   const pieces: Buffer[] = [];
   let from = 0;
   for (const { at, json } of splices) {
@@ -73,19 +89,28 @@ function personalised(table: SharedTable, latest: ReadonlyMap<number, Submission
     from = at + NULL.length;
   }
   pieces.push(table.answer.json.subarray(from));
-  const etag = weakEtag(table.answer.etag, ...splices.map(({ at, json }) => `${at}:${json}`));
-  return answerOf(etag, Buffer.concat(pieces), 'per-request', bodies);
+  return { json: Buffer.concat(pieces), spliced: splices.map(({ at, json }) => `${at}:${json}`) };
 }
 
 export type ProblemTableCache = ReturnType<typeof createProblemTableCache>;
 
 /** Room for the personal compressed bodies: ~90 KB each (brotli) for 10,000 problems, so some 700 callers. */
 const PERSONAL_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * Room for the personal JSON (one per caller): 2.3 MB each for 10,000 problems, so some 55 callers. Asked
+ * for by callers that take it uncompressed, and to compress an encoding not kept yet; making it again is a
+ * read of the caller's latest submissions and a copy of 2.3 MB.
+ */
+const PERSONAL_JSON_BYTES = 128 * 1024 * 1024;
 
 export function createProblemTableCache(queries: ProblemQueries) {
   // At most one table per audience: the newest version asked for. Concurrent requests share its build.
   const current = new Map<Audience, { version: string; table: Promise<SharedTable> }>();
   const personalBodies = createBodyCache(PERSONAL_BODY_BYTES);
+  // By user id: the JSON last made for them, and its ETag.
+  const personalJson = createByteCache<{ etag: string; json: Buffer }>(PERSONAL_JSON_BYTES, (kept) => kept.json.length);
+  // ETag → the JSON being made, so that concurrent requests of one caller make it once.
+  const making = new Map<string, Promise<Buffer>>();
 
   async function shared(audience: Audience, version: string | null): Promise<SharedTable> {
     if (version === null) return uncached(audience);
@@ -118,13 +143,46 @@ export function createProblemTableCache(queries: ProblemQueries) {
     return sharedTable(`uncached:${createHash('sha256').update(json).digest('base64url')}`, audience, rows);
   }
 
+  /** The caller's JSON under `etag` (which names the table and the version of their submissions): kept, or made. */
+  function personalJsonOf(userId: number, etag: string, table: SharedTable): Promise<Buffer> {
+    const kept = personalJson.get(String(userId));
+    if (kept?.etag === etag) return Promise.resolve(kept.json);
+    let made = making.get(etag);
+    if (!made) {
+      made = queries.latestSubmissions(userId).then((latest) => {
+        const { json } = personalised(table, latest);
+        personalJson.set(String(userId), { etag, json });
+        return json;
+      });
+      const pending = made;
+      making.set(etag, pending);
+      void pending.then(
+        () => making.delete(etag),
+        () => making.delete(etag),
+      );
+    }
+    return made;
+  }
+
+  /** While an older code's slot is live: the caller's latest submissions read per request, the ETag made of them. */
+  async function uncachedPersonal(table: SharedTable, userId: number): Promise<CachedAnswer> {
+    const { json, spliced } = personalised(table, await queries.latestSubmissions(userId));
+    return spliced.length === 0 ? table.answer : answerOf(weakEtag(table.answer.etag, ...spliced), json, 'per-request', personalBodies);
+  }
+
   return {
     /** The answer for a caller: admins see every problem; a signed-in caller gets their latest submissions. */
     async answer(caller: { admin: boolean; userId: number | null }): Promise<CachedAnswer> {
-      // One statement per request while the table is cached: its version and the caller's latest submissions.
+      // One statement per request while the table is cached: its version and the version of the caller's submissions.
       const state = await queries.tableState(caller.userId);
       const table = await shared(caller.admin ? 'admin' : 'public', state.version);
-      return state.latest ? personalised(table, state.latest, personalBodies) : table.answer;
+      const { userId } = caller;
+      if (userId === null) return table.answer;
+      if (state.mine === null) return uncachedPersonal(table, userId);
+      // Never submitted: the shared answer as it is.
+      if (state.mine === 0n) return table.answer;
+      const etag = weakEtag(table.answer.etag, `user ${userId}@${state.mine}`);
+      return lazyAnswerOf(etag, () => personalJsonOf(userId, etag, table), personalBodies);
     },
   };
 }
