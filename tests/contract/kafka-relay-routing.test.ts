@@ -4,30 +4,20 @@
  * topic. (Setting KAFKA_BROKERS used to fault the relay on the first problem event.)
  */
 import { Kafka } from 'kafkajs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createNotificationListener, type NotificationListener } from '@otog/platform/db/listen';
+import { expect, it } from 'vitest';
 import { createEventStore, type NewEvent } from '@otog/platform/eventstore/event-store';
 import { createKafkaRelay } from '@otog/platform/relay/kafka-relay';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { otogEventRegistry, otogEvents, SCOPE_KINDS, scopeKindOf } from '@otog/schemas/events';
 import { samples } from '../platform/projection-samples/index.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
+import { databaseWithListener } from '../support/db-listener.ts';
 import { quietKafkaLogs, topicsOfEvents } from './kafka-harness.ts';
 
 const brokers = process.env.KAFKA_BROKERS;
 if (!brokers) throw new Error('KAFKA_BROKERS is not set: run the suites through `npm test`, which starts the Kafka mock cluster');
 const kafka = new Kafka({ clientId: 'otog-relay-routing', brokers: brokers.split(','), logCreator: quietKafkaLogs });
 
-let db: TestDatabase;
-let listener: NotificationListener;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  listener = createNotificationListener(db.url);
-});
-afterAll(async () => {
-  await listener?.close();
-  await db?.drop();
-});
+const env = databaseWithListener();
 
 const userEvents: NewEvent[] = [
   { type: 'UserRegistered', scope: 'user:1', data: { userId: 1, username: 'somchai', showName: 'สมชาย', role: 'user' } },
@@ -59,7 +49,7 @@ it('publishes an event of every product type, in every scope kind it declares, e
   // A new event type (or scope kind) needs a sample here or in projection-samples, so it is relayed once in a test.
   expect(wanted.filter((pair) => !covered.has(pair))).toEqual([]);
 
-  const store = createEventStore(db.pool, otogEventRegistry);
+  const store = createEventStore(env.db.pool, otogEventRegistry);
   const expected = new Map<string, string>();
   for (const [streamId, events] of streams) {
     const result = await store.append(streamId, events);
@@ -68,7 +58,7 @@ it('publishes an event of every product type, in every scope kind it declares, e
 
   const relay = createKafkaRelay({ kafka, name: `relay:kafka:routing-${process.pid}` });
   await relay.connect();
-  const log = createPgLogTransport({ pool: db.pool, store, listener, pollIntervalMs: 200 });
+  const log = createPgLogTransport({ pool: env.db.pool, store, listener: env.listener, pollIntervalMs: 200 });
   const subscription = await log.subscribe(relay, { maxAttempts: 3 });
   let seen: Map<string, string>;
   try {

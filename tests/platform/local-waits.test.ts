@@ -3,25 +3,15 @@
  * from its own commits, without reading the checkpoint table; with two instances taking turns, a wait in
  * either still ends once the event is folded.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { DatabasePool } from '@otog/platform/db/pool';
-import { createNotificationListener, type NotificationListener } from '@otog/platform/db/listen';
 import { createEventStore, type NewEvent } from '@otog/platform/eventstore/event-store';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import type { EventConsumer } from '@otog/platform/runner/consumer';
-import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
+import { databaseWithListener } from '../support/db-listener.ts';
 import { testRegistry } from '../support/test-events.ts';
 
-let db: TestDatabase;
-let listener: NotificationListener;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  listener = createNotificationListener(db.url);
-});
-afterAll(async () => {
-  await listener?.close();
-  await db?.drop();
-});
+const env = databaseWithListener();
 
 const counted = (by: number): NewEvent => ({ type: 'CounterIncremented', scope: 'user:1', data: { counter: 'c', by } });
 
@@ -48,9 +38,9 @@ const counter = (name: string, handled: number[]): EventConsumer => ({
 });
 
 it('answers waits in the holding process from its commits, without reading the checkpoint table', async () => {
-  const store = createEventStore(db.pool, testRegistry);
+  const store = createEventStore(env.db.pool, testRegistry);
   const checkpointReads: string[] = [];
-  const transport = createPgLogTransport({ pool: observedPool(db.pool, checkpointReads), store, listener, pollIntervalMs: 60_000 });
+  const transport = createPgLogTransport({ pool: observedPool(env.db.pool, checkpointReads), store, listener: env.listener, pollIntervalMs: 60_000 });
   const handled: number[] = [];
   const subscription = await transport.subscribe(counter('local:holder', handled));
   try {
@@ -71,9 +61,9 @@ it('answers waits in the holding process from its commits, without reading the c
 });
 
 it('two instances of one consumer take turns; a wait in either ends once the event is folded, by either', async () => {
-  const store = createEventStore(db.pool, testRegistry);
+  const store = createEventStore(env.db.pool, testRegistry);
   const handled: number[][] = [[], []];
-  const [a, b] = await Promise.all(handled.map((into) => createPgLogTransport({ pool: db.pool, store, listener }).subscribe(counter('local:shared', into))));
+  const [a, b] = await Promise.all(handled.map((into) => createPgLogTransport({ pool: env.db.pool, store, listener: env.listener }).subscribe(counter('local:shared', into))));
   try {
     for (let i = 100; i < 120; i += 1) {
       const appended = await store.append(`counter-shared-${i}`, [counted(i)]);

@@ -2,24 +2,14 @@
  * Consumers read only the event types they handle: the other events never leave Postgres, a commit of
  * only other types does not wake them, and waiting for a position of another type still resolves.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createNotificationListener, type NotificationListener } from '@otog/platform/db/listen';
+import { expect, it } from 'vitest';
 import { createEventStore, EVENTS_CHANNEL, wakesFor, type NewEvent } from '@otog/platform/eventstore/event-store';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
-import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
+import { databaseWithListener } from '../support/db-listener.ts';
 import { testRegistry } from '../support/test-events.ts';
 import { until } from '../support/until.ts';
 
-let db: TestDatabase;
-let listener: NotificationListener;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  listener = createNotificationListener(db.url);
-});
-afterAll(async () => {
-  await listener?.close();
-  await db?.drop();
-});
+const env = databaseWithListener();
 
 const renamed = (taskId: number, n: number): NewEvent[] =>
   Array.from({ length: n }, (_, i) => ({ type: 'TaskRenamed', scope: `user:${taskId}`, data: { taskId, title: `title ${i}` } }));
@@ -35,10 +25,10 @@ it('wakes a consumer only for commits holding its types (an empty payload could 
 });
 
 it("an append's wake-up names its event types", async () => {
-  const store = createEventStore(db.pool, testRegistry);
+  const store = createEventStore(env.db.pool, testRegistry);
   const payloads: string[] = [];
-  const off = listener.on(EVENTS_CHANNEL, (payload) => payloads.push(payload));
-  await listener.listening();
+  const off = env.listener.on(EVENTS_CHANNEL, (payload) => payloads.push(payload));
+  await env.listener.listening();
   try {
     await store.append('task-1', renamed(1, 3));
     await store.append('mixed-1', [...renamed(2, 1), counted(1)]);
@@ -50,9 +40,9 @@ it("an append's wake-up names its event types", async () => {
 });
 
 it('reads only its types from Postgres, moves its checkpoint past the rest, and answers waits for their positions', async () => {
-  const store = createEventStore(db.pool, testRegistry);
+  const store = createEventStore(env.db.pool, testRegistry);
   // No polling to speak of: only wake-ups and waits move this consumer.
-  const transport = createPgLogTransport({ pool: db.pool, store, listener, pollIntervalMs: 60_000 });
+  const transport = createPgLogTransport({ pool: env.db.pool, store, listener: env.listener, pollIntervalMs: 60_000 });
   const handled: number[] = [];
   let delivered = 0;
   const subscription = await transport.subscribe(

@@ -154,12 +154,8 @@ export function createProblemTableCache(queries: ProblemQueries) {
         personalJson.set(String(userId), { etag, json });
         return json;
       });
-      const pending = made;
-      making.set(etag, pending);
-      void pending.then(
-        () => making.delete(etag),
-        () => making.delete(etag),
-      );
+      making.set(etag, made);
+      void made.catch(() => undefined).finally(() => making.delete(etag));
     }
     return made;
   }
