@@ -6,15 +6,14 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allProjections } from '@otog/projections';
-import { sql } from '@otog/platform/db/pool';
 import type { NewEvent } from '@otog/platform/eventstore/event-store';
 import { comparePositions, type Position } from '@otog/platform/eventstore/position';
-import { slotTableName } from '@otog/platform/runner/projection';
 import { slotConsumer } from '@otog/platform/runner/projection-runner';
 import { createRebuildSlot, listSlots } from '@otog/platform/runner/projection-slots';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
 import { startTestProjector, type TestProjector } from '../support/test-runtime.ts';
+import { slotRows } from '../support/test-projections.ts';
 import { samples } from './projection-samples/index.ts';
 
 let db: TestDatabase;
@@ -59,12 +58,7 @@ it('every product projection folded live equals two rebuilds from the log, row f
       rebuilt.push(version);
     }
     for (const table of projection.tables) {
-      // Sorted by the whole row: rows sharing a first column (a contest's rating results) come in any order.
-      const dump = async (version: number) =>
-        (await db.pool.any(sql.unsafe`SELECT * FROM ${sql.identifier([slotTableName(projection.name, version, table)])}`))
-          .map((row) => ({ row, key: JSON.stringify(row, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value)) }))
-          .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-          .map(({ row }) => row);
+      const dump = (version: number) => slotRows(db.pool, projection.name, version, table);
       const liveRows = await dump(live!.generation);
       expect(liveRows.length, `${projection.name}.${table} has rows`).toBeGreaterThan(0);
       for (const version of rebuilt) expect(await dump(version), `${projection.name}.${table} rebuilt as v${version}`).toEqual(liveRows);

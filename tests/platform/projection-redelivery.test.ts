@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjections } from '@otog/projections';
-import { sql } from '@otog/platform/db/pool';
 import { createEventStore, type StoredEvent } from '@otog/platform/eventstore/event-store';
 import { LOG_START } from '@otog/platform/eventstore/position';
 import { noticeCollector } from '@otog/platform/notices/notice';
-import { slotTableName, slotTables } from '@otog/platform/runner/projection';
+import { slotTables } from '@otog/platform/runner/projection';
 import { createRebuildSlot, ensureCodeSlot } from '@otog/platform/runner/projection-slots';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
 import { testRegistry } from '../support/test-events.ts';
+import { slotRows } from '../support/test-projections.ts';
 import { samples } from './projection-samples/index.ts';
 
 let db: TestDatabase;
@@ -50,8 +50,7 @@ describe('duplicate delivery, straight into the handlers', () => {
       for (const rewind of [2 * third, third, 0, log.length - 1]) await deliver(twice, log.slice(rewind));
 
       for (const table of projection.tables) {
-        const dump = (version: number) =>
-          db.pool.any(sql.unsafe`SELECT * FROM ${sql.identifier([slotTableName(projection.name, version, table)])} ORDER BY 1`);
+        const dump = (version: number) => slotRows(db.pool, projection.name, version, table);
         expect(await dump(twice), `${projection.name}.${table}`).toEqual(await dump(once!));
       }
     });

@@ -1,5 +1,5 @@
-import { sql } from '@otog/platform/db/pool';
-import { projectionOver } from '@otog/platform/runner/projection';
+import { sql, type Queryable } from '@otog/platform/db/pool';
+import { projectionOver, slotTableName } from '@otog/platform/runner/projection';
 import type { TestEventMap } from './test-events.ts';
 
 const defineProjection = projectionOver<TestEventMap>();
@@ -40,4 +40,15 @@ export function ledgerProjection(options: { name?: string; version?: number; blo
       },
     },
   });
+}
+
+/**
+ * Every row of one table of a projection's slot, sorted by the whole row: rows sharing a first column (a
+ * contest's rating results) come back from Postgres in any order.
+ */
+export async function slotRows(pool: Queryable, projection: string, version: number, table: string): Promise<unknown[]> {
+  return (await pool.any(sql.unsafe`SELECT * FROM ${sql.identifier([slotTableName(projection, version, table)])}`))
+    .map((row) => ({ row, key: JSON.stringify(row, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value)) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ row }) => row);
 }
