@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import { createLogger, type Logger } from '@otog/platform/log/logger';
 import { appContract } from '@otog/schemas/api/app';
 import type { RouteContract } from '@otog/schemas/api/contract';
@@ -31,6 +32,7 @@ import { contestsRoutes } from './modules/contests/routes.ts';
 import { problemsRoutes } from './modules/problems/routes.ts';
 import { submissionsRoutes } from './modules/submissions/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { createReadiness, type Readiness } from './ops/readiness.ts';
 
 export const API_PREFIX = '/api';
 /** Prefix of the rate-limit counters in Redis: `<prefix><METHOD><route url>-<ip:… or user:…>`. */
@@ -44,6 +46,8 @@ export interface AppOptions {
   api?: ApiDependencies;
   /** Serves the web app (web/dist) at / when given. */
   web?: WebAppOptions;
+  /** What GET /health/ready reports; without it the node is ready when its database answers. */
+  readiness?: Readiness;
 }
 
 /** The OpenAPI body of a multipart route: its text fields (as the client sends them) and its files. */
@@ -80,6 +84,14 @@ class RequestLogAtDebug extends LogController {
     if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
+}
+
+/** A node built without a readiness of its own (tests, tools): ready when its database answers, if it has one. */
+function readinessOfDatabase(pool: DatabasePool | undefined): Readiness {
+  const readiness = createReadiness({ roles: [] });
+  if (pool) readiness.addCheck('database', () => pool.query(sql.unsafe`SELECT 1`));
+  readiness.markStarted();
+  return readiness;
 }
 
 export function buildApp(options: AppOptions = {}) {
@@ -166,6 +178,12 @@ export function buildApp(options: AppOptions = {}) {
       serve(api, appContract.ping, async (_request, reply) => reply.type('text/plain; charset=utf-8').send('pong'));
       // The spec's App group: "GET /time returns the server date" (as a JSON string, ISO-8601).
       serve(api, appContract.time, async (_request, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(new Date().toISOString())));
+      serve(api, appContract.health, async () => ({ status: 'ok' as const }));
+      const readiness = options.readiness ?? readinessOfDatabase(deps?.pool);
+      serve(api, appContract.ready, async (_request, reply) => {
+        const report = await readiness.report();
+        return reply.code(report.status === 'ready' ? 200 : 503).send(report);
+      });
       if (deps) {
         await authRoutes(api, deps);
         await usersRoutes(api, deps);

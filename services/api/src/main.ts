@@ -28,6 +28,9 @@ import { createSessionGuard } from './modules/auth/session-guard.ts';
 import { startContestEndScheduler } from './modules/contests/contest-end-scheduler.ts';
 import { findAccount } from './modules/users/accounts.ts';
 import { seedAdmin } from './seed/seed-admin.ts';
+import { startOpsServer } from './ops/ops-server.ts';
+import { createReadiness } from './ops/readiness.ts';
+import { sql } from '@otog/platform/db/pool';
 import { seedSampleProblems } from './seed/seed-problems.ts';
 import type { ApiDependencies } from './http/settings.ts';
 
@@ -37,6 +40,10 @@ process.umask(0o077);
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
 routeProcessWarnings(logger);
 const runs = (role: Role) => config.OTOG_ROLES.includes(role);
+const readiness = createReadiness({
+  roles: config.OTOG_ROLES,
+  onFailure: (check, error) => logger.warn({ check, err: error instanceof Error ? error.message : String(error) }, 'readiness check failed'),
+});
 
 /** What to undo, newest last; shutdown runs it in reverse. */
 const cleanups: Array<{ name: string; run: () => Promise<void> }> = [];
@@ -45,6 +52,7 @@ let shuttingDown: Promise<void> | undefined;
 let signalled = false;
 
 function shutdown(exitCode: number): Promise<void> {
+  readiness.markStopping();
   shuttingDown ??= (async () => {
     for (const cleanup of cleanups.reverse()) {
       try {
@@ -130,6 +138,10 @@ async function connectRedis(url: string): Promise<Redis> {
 
 async function start(): Promise<void> {
   logger.info({ roles: config.OTOG_ROLES }, 'starting');
+  if (config.OTOG_OPS_PORT !== undefined) {
+    const ops = await startOpsServer({ host: config.HOST, port: config.OTOG_OPS_PORT, readiness });
+    cleanups.push({ name: 'the ops server', run: ops.close });
+  }
   ensurePrivateDataDir(config.OTOG_DATA_DIR);
   let databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) {
@@ -154,6 +166,7 @@ async function start(): Promise<void> {
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
   });
   cleanups.push({ name: 'the projections', run: platform.stop });
+  readiness.addCheck('database', () => platform.pool.query(sql.unsafe`SELECT 1`));
   if (signalled) return;
 
   // Beside the projections it feeds: ContestEnded is how they learn that a contest's end has passed.
@@ -174,6 +187,7 @@ async function start(): Promise<void> {
   cleanups.push({ name: 'the judge queue', run: judging.stop });
 
   if (!runs('api')) {
+    readiness.markStarted();
     process.stdout.write(`\nOTOG is running: ${config.OTOG_ROLES.join(', ')} (no HTTP server in this process).\nStop with Ctrl-C.\n\n`);
     return;
   }
@@ -181,7 +195,10 @@ async function start(): Promise<void> {
   if (!runs('projector')) await waitForReadModels(platform.pool);
   if (signalled) return;
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
-  if (redis) cleanups.push({ name: 'the Redis connection', run: async () => void (await redis.quit()) });
+  if (redis) {
+    cleanups.push({ name: 'the Redis connection', run: async () => void (await redis.quit()) });
+    readiness.addCheck('redis', () => redis.ping());
+  }
 
   const api: ApiDependencies = {
     pool: platform.pool,
@@ -201,7 +218,7 @@ async function start(): Promise<void> {
     distDir: join(repoRoot, 'web/dist'),
     config: { offline: api.settings.offline, submissionMaxBytes: api.settings.submissionMaxBytes, sessionPollSeconds: config.WEB_SESSION_POLL_SECONDS },
   };
-  const app = buildApp({ logger, judging: judging.deps, api, web });
+  const app = buildApp({ logger, judging: judging.deps, api, web, readiness });
   cleanups.push({ name: 'the HTTP server', run: () => app.close() });
   await app.ready();
   const realtime = await startRealtime({
@@ -229,6 +246,7 @@ async function start(): Promise<void> {
     cleanups.push({ name: 'the local judge worker', run: worker.stop });
   }
 
+  readiness.markStarted();
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
   process.stdout.write(`\nOTOG is running at ${base}/\nAPI: ${base}${API_PREFIX}\nStop with Ctrl-C.\n\n`);
