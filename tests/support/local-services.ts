@@ -3,23 +3,15 @@
  * a throwaway Postgres cluster (Debian's server), a Redis server and librdkafka's mock Kafka cluster.
  * Everything lives in one temp directory and is stopped by the returned handle.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startKafkaMock, type KafkaMock } from './kafka-mock.ts';
+import { freePort } from '../../services/api/src/local/free-port.ts';
+import { startKafkaMock, type KafkaMock } from '../../services/api/src/local/kafka-mock.ts';
+import { startRedisServer } from '../../services/api/src/local/redis-server.ts';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export { freePort };
 
 function postgresBinDir(): string {
   const root = '/usr/lib/postgresql';
@@ -83,25 +75,9 @@ export async function startLocalServices(want: { postgres: boolean; redis: boole
       env.DATABASE_URL = `postgres://postgres@127.0.0.1:${port}/postgres`;
     }
     if (want.redis) {
-      const port = await freePort();
-      const redis: ChildProcess = spawn(
-        'redis-server',
-        ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir],
-        { stdio: 'ignore' },
-      );
-      await new Promise<void>((resolve, reject) => {
-        redis.once('error', (error) => reject(new Error(`redis-server could not start: ${error.message}`)));
-        redis.once('spawn', () => resolve());
-      });
-      stops.push(
-        () =>
-          new Promise<void>((resolve) => {
-            if (redis.exitCode !== null) return resolve();
-            redis.once('exit', () => resolve());
-            redis.kill('SIGTERM');
-          }),
-      );
-      env.REDIS_URL = `redis://127.0.0.1:${port}`;
+      const redis = await startRedisServer({ dir });
+      stops.push(() => redis.stop());
+      env.REDIS_URL = redis.url;
     }
     if (want.kafka) {
       const mock: KafkaMock = await startKafkaMock({ brokers: 3, buildDir: join(dir, 'kafka') });

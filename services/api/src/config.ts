@@ -63,6 +63,8 @@ export const apiConfigShape = {
   PORT: port.default(3000),
   /** Loopback by default: a fresh `npm start` on a laptop is not reachable from the network; set 0.0.0.0 to serve a LAN. */
   HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+  /** 1: stop (as on SIGTERM) when stdin closes: a supervisor holding the pipe never leaves this process orphaned, even after its own kill -9. */
+  OTOG_STOP_WITH_STDIN: booleanFlag.default(false),
   /** Serves GET /health and /ready on this port (every role; for probes of nodes without the api role), on HOST. Unset: none. */
   OTOG_OPS_PORT: port.optional(),
   /** When unset, an embedded Postgres runs in OTOG_DATA_DIR/postgres. */

@@ -268,6 +268,17 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
+if (config.OTOG_STOP_WITH_STDIN) {
+  process.stdin
+    .once('close', () => {
+      if (signalled) return;
+      signalled = true;
+      logger.warn('stdin closed (the process that started this one is gone): stopping');
+      void starting.then(() => shutdown(0));
+    })
+    .resume();
+}
+
 starting = start().catch((error: unknown) => {
   process.stderr.write(`otog: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   logger.debug({ err: error }, 'start failed');

@@ -48,6 +48,8 @@ export interface StartOptions {
    * exits on those signals itself (a CLI command that started Postgres just for itself).
    */
   ownsSignals?: boolean;
+  /** Server settings for this start (`-c name=value`), e.g. max_connections for the many pools of a cluster. */
+  settings?: Readonly<Record<string, string>>;
 }
 
 export const clusterDirOf = (dataDir: string) => join(dataDir, 'postgres');
@@ -180,14 +182,17 @@ async function initialiseCluster(placement: Placement, password: string, dataDir
 }
 
 /** Starts the postmaster on a free port, trying another port if that one was taken meanwhile. */
-async function startServer(placement: Placement, dataDir: string, socketDir: string, logger: Logger) {
+async function startServer(placement: Placement, dataDir: string, socketDir: string, logger: Logger, settings: Readonly<Record<string, string>> = {}) {
   const { clusterDir } = placement;
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     const log = outputLog(logger);
     const postmaster = spawnPostgresTool(
       placement.binaries.postgres,
-      ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`],
+      [
+        ...['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`],
+        ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      ],
       placement.user,
       log,
     );
@@ -284,7 +289,7 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   let started: Awaited<ReturnType<typeof startServer>>;
   try {
     if (!clusterExists) await initialiseCluster(placement, password, dataDir, socketDir, logger);
-    started = await startServer(placement, dataDir, socketDir, logger);
+    started = await startServer(placement, dataDir, socketDir, logger, options.settings);
   } catch (error) {
     removeSocketDir();
     throw error;

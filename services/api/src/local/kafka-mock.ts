@@ -1,10 +1,14 @@
+/**
+ * librdkafka's mock Kafka cluster (infra/kafka-mock/kmock.c), a real Kafka-protocol broker on loopback:
+ * for the test suites and for `npm run cluster` on one machine. Built with the system compiler on first use.
+ */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const SOURCE = fileURLToPath(new URL('../../infra/kafka-mock/kmock.c', import.meta.url));
+const SOURCE = fileURLToPath(new URL('../../../../infra/kafka-mock/kmock.c', import.meta.url));
 
 export interface KafkaMock {
   readonly bootstrap: string;
