@@ -175,7 +175,7 @@ describe('scoreboard', () => {
     await expect(boardRow(viewer, bob.id).getAttribute('data-rank')).resolves.toBe('2');
     expect(await viewer.locator('.sb-table').getAttribute('aria-rowcount')).toBe(String(2 + FILLERS + 1));
     // Alice's cells: full (with first blood) and partial.
-    await expect(boardRow(viewer, alice.id).locator('.sb-cell-full').getByRole('img', { name: 'First Blood' }).count()).resolves.toBe(1);
+    await poll(() => boardRow(viewer, alice.id).locator('.sb-cell-full').getByRole('img', { name: 'First Blood' }).count()).toBe(1);
     await expect(boardRow(viewer, alice.id).locator('.sb-cell-partial').innerText()).resolves.toContain('40');
 
     // Scroll the board a little and mark the page and the table: an update must keep all three.

@@ -5,7 +5,7 @@
  * and the rows on screen stay.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { contestContract } from '@otog/schemas/api/contest';
 import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
@@ -83,11 +83,22 @@ function Scoreboard({ contestId }: { contestId: number }) {
   const boardOpen = shown !== undefined;
   const prizes = useQuery({ ...apiQuery(contestContract.getContestPrize, { params: { contestId } }), enabled: boardOpen, refetchInterval: !watched && phase === 'RUNNING' ? POLL_MS : false });
 
+  // A read still on its way is not repeated: it answers for the moment it reaches the server.
+  const refetchBoard = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: boardsOf(contestId) }, { cancelRefetch: false });
+    void queryClient.invalidateQueries({ queryKey: apiKey(contestContract.getContestPrize, { params: { contestId } }).slice(0, 3) }, { cancelRefetch: false });
+  }, [queryClient, contestId]);
   useRealtimeEvent(REALTIME_EVENTS.scoreboard, (notice: unknown) => {
     if ((notice as { id?: unknown } | null)?.id !== contestId) return;
-    void queryClient.invalidateQueries({ queryKey: boardsOf(contestId) });
-    void queryClient.invalidateQueries({ queryKey: apiKey(contestContract.getContestPrize, { params: { contestId } }).slice(0, 3) });
+    refetchBoard();
   });
+  // A change folded before the room was joined told nobody, and polling stops once it is joined: what was
+  // read until then may already be stale.
+  const wasWatched = useRef(watched);
+  useEffect(() => {
+    if (watched && !wasWatched.current) refetchBoard();
+    wasWatched.current = watched;
+  }, [watched, refetchBoard]);
 
   const problems = useMemo<readonly BoardProblem[]>(() => shown?.problems ?? [], [shown]);
   const rows = useMemo<BoardRow[]>(() => (shown ? boardRowsOf(shown) : []), [shown]);
