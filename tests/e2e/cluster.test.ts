@@ -124,6 +124,18 @@ it('runs the scaled topology and loses nothing when an API node, a projector or 
   const mine = (await call(lb, 'GET', `/submission/user/${userId}`, { token })).body;
   expect(mine.map((submission) => submission.id).sort()).toEqual([first, second, third].sort());
 
+  // Every process serves Prometheus metrics on its ops port, with its roles' figures.
+  const metricsOf = async (name: string) => (await fetch(`${cluster!.processes.find((process) => process.name === name)!.opsUrl!}/metrics`)).text();
+  const [api1, api2, projector, relay] = await Promise.all(['api-1', 'api-2', 'projector-2', 'relay-1'].map(metricsOf));
+  expect(api2).toMatch(/^otog_realtime_sockets\{[^}]*\} 1$/m);
+  expect(api2).toMatch(/^otog_http_request_duration_seconds_count\{[^}]*route="\/api\/problem"[^}]*\} [1-9]/m);
+  // Claims (through the balancer, so on either node) recorded how long each task waited: three tasks, four claims.
+  const claims = [api1, api2].map((text) => Number(/^otog_judge_queue_wait_seconds_count\{[^}]*\} (\d+)$/m.exec(text)?.[1] ?? 0));
+  expect(claims[0]! + claims[1]!).toBeGreaterThanOrEqual(3);
+  expect(projector).toMatch(/^otog_projection_lag_events\{[^}]*projection="submissions"[^}]*\} 0$/m);
+  expect(projector).toMatch(/^otog_judge_queue_tasks\{[^}]*state="queued"[^}]*\} 0$/m);
+  expect(relay).toMatch(/^otog_relay_lag_events\{[^}]*\} \d+$/m);
+
   // Stopping leaves no process behind.
   const pids = cluster.supervisor.names().map((name) => cluster!.supervisor.pid(name));
   await cluster.stop();

@@ -32,6 +32,7 @@ import { contestsRoutes } from './modules/contests/routes.ts';
 import { problemsRoutes } from './modules/problems/routes.ts';
 import { submissionsRoutes } from './modules/submissions/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import type { ProcessMetrics } from './ops/metrics.ts';
 import { createReadiness, type Readiness } from './ops/readiness.ts';
 
 export const API_PREFIX = '/api';
@@ -48,6 +49,8 @@ export interface AppOptions {
   web?: WebAppOptions;
   /** What GET /health/ready reports; without it the node is ready when its database answers. */
   readiness?: Readiness;
+  /** Each answer's latency goes into this histogram (served on the ops port, never here). */
+  httpDuration?: ProcessMetrics['httpDuration'];
 }
 
 /** The OpenAPI body of a multipart route: its text fields (as the client sends them) and its files. */
@@ -102,6 +105,13 @@ export function buildApp(options: AppOptions = {}) {
     logController: new RequestLogAtDebug(),
     routerOptions: { querystringParser: parseQueryString },
   });
+  const httpDuration = options.httpDuration;
+  if (httpDuration) {
+    app.addHook('onResponse', async (request, reply) => {
+      // The route's pattern, never the URL: ids and queries would make a series per request.
+      httpDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1_000);
+    });
+  }
   // Routes declare zod schemas (schemas/src/api): requests are parsed and responses checked with them.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -29,7 +29,9 @@ import { startContestEndScheduler } from './modules/contests/contest-end-schedul
 import { findAccount } from './modules/users/accounts.ts';
 import { seedAdmin } from './seed/seed-admin.ts';
 import { startOpsServer } from './ops/ops-server.ts';
+import { createProcessMetrics } from './ops/metrics.ts';
 import { createReadiness } from './ops/readiness.ts';
+import { addRoleGauges } from './ops/role-metrics.ts';
 import { sql } from '@otog/platform/db/pool';
 import { seedSampleProblems } from './seed/seed-problems.ts';
 import type { ApiDependencies } from './http/settings.ts';
@@ -40,6 +42,10 @@ process.umask(0o077);
 const logger = createLogger({ name: 'otog', level: config.LOG_LEVEL });
 routeProcessWarnings(logger);
 const runs = (role: Role) => config.OTOG_ROLES.includes(role);
+const metrics = createProcessMetrics({
+  roles: config.OTOG_ROLES,
+  onError: (metric, error) => logger.warn({ metric, err: error instanceof Error ? error.message : String(error) }, 'reading a metric failed'),
+});
 const readiness = createReadiness({
   roles: config.OTOG_ROLES,
   onFailure: (check, error) => logger.warn({ check, err: error instanceof Error ? error.message : String(error) }, 'readiness check failed'),
@@ -139,7 +145,7 @@ async function connectRedis(url: string): Promise<Redis> {
 async function start(): Promise<void> {
   logger.info({ roles: config.OTOG_ROLES }, 'starting');
   if (config.OTOG_OPS_PORT !== undefined) {
-    const ops = await startOpsServer({ host: config.HOST, port: config.OTOG_OPS_PORT, readiness });
+    const ops = await startOpsServer({ host: config.HOST, port: config.OTOG_OPS_PORT, readiness, metrics: metrics.registry });
     cleanups.push({ name: 'the ops server', run: ops.close });
   }
   ensurePrivateDataDir(config.OTOG_DATA_DIR);
@@ -167,6 +173,7 @@ async function start(): Promise<void> {
   });
   cleanups.push({ name: 'the projections', run: platform.stop });
   readiness.addCheck('database', () => platform.pool.query(sql.unsafe`SELECT 1`));
+  addRoleGauges(metrics, { pool: platform.pool, store: platform.store, roles: config.OTOG_ROLES });
   if (signalled) return;
 
   // Beside the projections it feeds: ContestEnded is how they learn that a contest's end has passed.
@@ -183,6 +190,7 @@ async function start(): Promise<void> {
     maxAttempts: config.JUDGE_MAX_ATTEMPTS,
     logger,
     sweeper: runs('judge-queue'),
+    onClaimed: (waited) => metrics.judgeQueueWait.observe(waited),
   });
   cleanups.push({ name: 'the judge queue', run: judging.stop });
 
@@ -218,7 +226,7 @@ async function start(): Promise<void> {
     distDir: join(repoRoot, 'web/dist'),
     config: { offline: api.settings.offline, submissionMaxBytes: api.settings.submissionMaxBytes, sessionPollSeconds: config.WEB_SESSION_POLL_SECONDS },
   };
-  const app = buildApp({ logger, judging: judging.deps, api, web, readiness });
+  const app = buildApp({ logger, judging: judging.deps, api, web, readiness, httpDuration: metrics.httpDuration });
   cleanups.push({ name: 'the HTTP server', run: () => app.close() });
   await app.ready();
   const realtime = await startRealtime({
@@ -231,6 +239,7 @@ async function start(): Promise<void> {
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
   });
   cleanups.push({ name: 'the realtime channel', run: realtime.close });
+  metrics.addGauge({ name: 'otog_realtime_sockets', help: 'Realtime (socket.io) connections on this node', read: async () => [{ value: realtime.io.engine.clientsCount }] });
   await app.listen({ port: config.PORT, host: config.HOST });
 
   if (config.OTOG_LOCAL_JUDGE_SLOTS > 0) {

@@ -65,7 +65,7 @@ export interface ClusterProcess {
   readonly role: ProcessRole;
   /** An API node's own base URL (bypassing the balancer). */
   readonly url?: string;
-  /** GET /health and /ready of a process without HTTP of its own. */
+  /** The process's ops port: GET /health, /ready and /metrics. */
   readonly opsUrl?: string;
 }
 
@@ -178,17 +178,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return processes.filter((process) => process.role === role).map((process) => process.name);
     }
     const startOtog = async (name: string, role: Exclude<ProcessRole, 'judge'>, env: Record<string, string>) => {
-      const opsPort = role === 'api' ? undefined : await freePort();
+      const opsPort = await freePort();
       const port = role === 'api' ? await freePort() : undefined;
       const spec: ProcessSpec = {
         name,
         command: node,
         args: [join(repoRoot, 'services/api/src/main.ts')],
-        env: { ...common, ...env, ...(port ? { PORT: String(port) } : {}), ...(opsPort ? { OTOG_OPS_PORT: String(opsPort) } : {}) },
+        env: { ...common, ...env, ...(port ? { PORT: String(port) } : {}), OTOG_OPS_PORT: String(opsPort) },
         logFile: logFile(name),
       };
       supervisor.start(spec);
-      processes.push({ name, role, ...(port ? { url: `http://127.0.0.1:${port}` } : {}), ...(opsPort ? { opsUrl: `http://127.0.0.1:${opsPort}` } : {}) });
+      processes.push({ name, role, ...(port ? { url: `http://127.0.0.1:${port}` } : {}), opsUrl: `http://127.0.0.1:${opsPort}` });
     };
 
     for (let index = 1; index <= options.projectors; index += 1) await startOtog(`projector-${index}`, 'projector', { OTOG_ROLES: 'projector,judge-queue' });

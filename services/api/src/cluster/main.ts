@@ -103,7 +103,7 @@ try {
   });
   const lines = [`OTOG cluster is running at ${cluster.url}/`];
   for (const process of cluster.processes) {
-    const where = process.url ? `${process.url}/` : process.opsUrl ? `ready: ${process.opsUrl}/ready` : '';
+    const where = [process.url ? `${process.url}/` : '', process.opsUrl ? `metrics: ${process.opsUrl}/metrics` : ''].filter(Boolean).join('  ');
     lines.push(`  ${process.name.padEnd(13)} ${process.role.padEnd(10)} ${where}`);
   }
   if (cluster.admin) lines.push(`First admin: ${cluster.admin.username} / ${cluster.admin.generated ? cluster.admin.password : 'the password in OTOG_ADMIN_PASSWORD'}`);

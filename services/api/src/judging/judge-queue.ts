@@ -55,6 +55,8 @@ export interface JudgeQueueOptions {
   readonly leaseMs?: number;
   /** Leases one judging may take; a task whose attempts are used up ends as judgeError. */
   readonly maxAttempts?: number;
+  /** Told, per claimed task, how long it waited since it was queued (or its lease ran out) — for metrics. */
+  readonly onClaimed?: (waitedSeconds: number) => void;
 }
 
 export interface JudgeQueue {
@@ -295,7 +297,8 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
             COALESCE(j.running, 0) + row_number() OVER (PARTITION BY c.owner ORDER BY c.requested_txid, c.requested_gpos) AS turn
           FROM claimable c LEFT JOIN judging_now j ON j.owner = c.owner
         ), picked AS (
-          SELECT t.submission_id, p.score, p.time_limit, p.memory_limit, p.testcase, p.testdata_hash
+          SELECT t.submission_id, p.score, p.time_limit, p.memory_limit, p.testcase, p.testdata_hash,
+            CASE WHEN t.state = 'leased' THEN t.lease_until ELSE t.updated_at END AS claimable_since
           FROM turns f JOIN judge_tasks t ON t.submission_id = f.submission_id JOIN ${live.table} p ON p.problem_id = t.problem_id
           -- Re-checked on the row itself: another claim may have taken it since the snapshot above.
           WHERE (t.state = 'queued' OR (t.state = 'leased' AND t.lease_until < now())) AND t.attempts < ${maxAttempts}
@@ -313,7 +316,8 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
         WHERE t.submission_id = picked.submission_id
         RETURNING t.submission_id, t.judging, t.attempts, t.lease_until, t.language, t.source_code, t.file_name, t.contest,
           t.problem_id, picked.score, picked.time_limit, picked.memory_limit, picked.testcase, picked.testdata_hash,
-          t.requested_txid, t.requested_gpos`)) as ReadonlyArray<{
+          t.requested_txid, t.requested_gpos,
+          extract(epoch FROM now() - picked.claimable_since)::float8 AS waited_seconds`)) as ReadonlyArray<{
         submission_id: number;
         judging: number;
         attempts: number;
@@ -330,7 +334,9 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
         testdata_hash: string;
         requested_txid: bigint;
         requested_gpos: bigint;
+        waited_seconds: number;
       }>;
+      for (const row of rows) options.onClaimed?.(Math.max(0, row.waited_seconds));
       return [...rows]
         .sort((a, b) => (a.requested_txid !== b.requested_txid ? (a.requested_txid < b.requested_txid ? -1 : 1) : a.requested_gpos < b.requested_gpos ? -1 : 1))
         .map((row) => ({

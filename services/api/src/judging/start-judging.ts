@@ -22,6 +22,8 @@ export function startJudging(options: {
   maxAttempts: number;
   logger?: Logger;
   sweeper?: boolean;
+  /** Per claimed task, how long it waited in the queue. */
+  onClaimed?: (waitedSeconds: number) => void;
 }): { deps: JudgingDependencies; stop(): Promise<void> } {
   const { runtime, logger } = options;
   const queue = createJudgeQueue({
@@ -31,6 +33,7 @@ export function startJudging(options: {
     leaseMs: options.leaseMs,
     maxAttempts: options.maxAttempts,
     ...(logger ? { logger } : {}),
+    ...(options.onClaimed ? { onClaimed: options.onClaimed } : {}),
   });
   const sweeper = options.sweeper === false ? undefined : queue.startSweeper(Math.min(5_000, Math.max(250, Math.floor(options.leaseMs / 4))));
   return {

@@ -1,9 +1,10 @@
 /**
  * The operator's port (OTOG_OPS_PORT), on every process whatever its roles: `GET /health` (liveness),
- * `GET /ready` (readiness, 503 unless ready). A plain node:http server, up before the roles start, so that
+ * `GET /ready` (readiness, 503 unless ready), `GET /metrics` (Prometheus). A plain node:http server, up before the roles start, so that
  * an orchestrator sees a starting node as alive but not ready.
  */
 import { createServer, type Server } from 'node:http';
+import type { Registry } from 'prom-client';
 import type { Readiness } from './readiness.ts';
 
 export interface OpsServer {
@@ -11,7 +12,7 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-export async function startOpsServer(options: { host: string; port: number; readiness: Readiness }): Promise<OpsServer> {
+export async function startOpsServer(options: { host: string; port: number; readiness: Readiness; metrics?: Registry }): Promise<OpsServer> {
   const server: Server = createServer((request, response) => {
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -27,7 +28,18 @@ export async function startOpsServer(options: { host: string; port: number; read
       );
       return;
     }
-    send(404, { message: `Not found: ${path}; try /health or /ready` });
+    if (path === '/metrics' && options.metrics) {
+      const registry = options.metrics;
+      void registry.metrics().then(
+        (text) => {
+          response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+          response.end(text);
+        },
+        () => send(500, { message: 'collecting the metrics failed' }),
+      );
+      return;
+    }
+    send(404, { message: `Not found: ${path}; try /health, /ready or /metrics` });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -13,7 +13,8 @@ import { PROJECTION_LAG_COUNT_MAX, type ProjectionSlot, type ProjectionSlotStatu
 
 const LagRow = z.object({ events: z.bigint(), seconds: z.number().nullable() });
 
-async function lagOf(pool: DatabasePool, position: Position): Promise<{ events: number; seconds: number }> {
+/** How many events (counted up to the cap) follow `position` in the log, and how old the first of them is. */
+export async function lagOf(pool: DatabasePool, position: Position): Promise<{ events: number; seconds: number }> {
   const after = sql.fragment`(txid, gpos) > (${position.txid.toString()}::xid8, ${position.gpos.toString()}::bigint)`;
   const row = await pool.one(sql.type(LagRow)`
     SELECT
