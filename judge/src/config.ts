@@ -12,6 +12,7 @@
  * - OTOG_JUDGE_CACHE_KEEP: unpacked test-data packages kept when unused (default 32).
  * - OTOG_JUDGE_CHECKER_TIME_LIMIT_MS: a checker run's CPU and wall limit (default and maximum 60000).
  * - OTOG_JUDGE_CLAIM_WAIT_MS: how long one claim long-polls (default 20000, at most 30000).
+ * - OTOG_JUDGE_OPS_PORT, OTOG_JUDGE_OPS_HOST (default 127.0.0.1): GET /health, /ready and /metrics there.
  * - OTOG_JUDGE_STOP_WITH_STDIN: 1 drains the worker when its stdin closes (npm start's built-in worker: its
  *   parent holds the pipe, so the worker never outlives it, even after a kill -9). Default 0.
  * - OTOG_SANDBOX (`bwrap` default, or `unsafe` for development only), OTOG_SANDBOX_ROOT,
@@ -56,6 +57,8 @@ export const workerConfigShape = {
   OTOG_JUDGE_CLAIM_WAIT_MS: integer(0, 30_000).default(20_000),
   OTOG_SANDBOX_FIRST_UID: integer(1000, 4_000_000_000).default(60100),
   OTOG_JUDGE_STOP_WITH_STDIN: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
+  OTOG_JUDGE_OPS_PORT: integer(1, 65_535).optional(),
+  OTOG_JUDGE_OPS_HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
   ...sandboxShape,
 };
 
@@ -89,6 +92,8 @@ export interface WorkerConfig {
   readonly checkerTimeLimitMs: number;
   /** Drain when stdin closes: the parent that started the worker with a pipe is gone (even by kill -9). */
   readonly stopWithStdin: boolean;
+  /** GET /health, /ready and /metrics on this address (judge/src/worker/ops.ts); none when the port is unset. */
+  readonly ops: { readonly host: string; readonly port: number } | undefined;
   readonly sandbox: {
     readonly mode: SandboxMode;
     readonly rootDir: string;
@@ -109,6 +114,7 @@ export function readWorkerConfig(env: Env): WorkerConfig {
     claimWaitMs: parsed.OTOG_JUDGE_CLAIM_WAIT_MS,
     checkerTimeLimitMs: parsed.OTOG_JUDGE_CHECKER_TIME_LIMIT_MS,
     stopWithStdin: parsed.OTOG_JUDGE_STOP_WITH_STDIN === '1',
+    ops: parsed.OTOG_JUDGE_OPS_PORT === undefined ? undefined : { host: parsed.OTOG_JUDGE_OPS_HOST, port: parsed.OTOG_JUDGE_OPS_PORT },
     sandbox: {
       mode: parsed.OTOG_SANDBOX,
       rootDir: parsed.OTOG_SANDBOX_ROOT,

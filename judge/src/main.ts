@@ -6,6 +6,7 @@
 import { JudgeConfigError, loadWorkerConfig } from './config.ts';
 import { checkerLimits } from './languages/index.ts';
 import { jsonLogger, startWorker } from './worker/index.ts';
+import { startJudgeOps } from './worker/ops.ts';
 
 async function main(): Promise<number> {
   let config;
@@ -32,6 +33,8 @@ async function main(): Promise<number> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // Up before the sandbox: an orchestrator sees a host that is setting up as alive but not ready.
+  const ops = config.ops ? await startJudgeOps({ ...config.ops, worker: config.worker }) : undefined;
   if (config.stopWithStdin) {
     // The parent holds the other end of the pipe: it closes when the parent exits, however it exits.
     process.stdin
@@ -54,10 +57,16 @@ async function main(): Promise<number> {
     checkerLimits: { ...checkerLimits, cpuMs: config.checkerTimeLimitMs, wallMs: config.checkerTimeLimitMs },
     sandbox: config.sandbox,
     logger,
+    ...(ops ? { onTaskEnded: ops.taskEnded } : {}),
   });
-  stop = () => worker.stop();
+  ops?.attach(worker);
+  stop = () => {
+    ops?.markDraining();
+    return worker.stop();
+  };
   if (signals > 0) void stop();
   await worker.done;
+  await ops?.close();
   return 0;
 }
 

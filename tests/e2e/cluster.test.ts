@@ -126,7 +126,7 @@ it('runs the scaled topology and loses nothing when an API node, a projector or 
 
   // Every process serves Prometheus metrics on its ops port, with its roles' figures.
   const metricsOf = async (name: string) => (await fetch(`${cluster!.processes.find((process) => process.name === name)!.opsUrl!}/metrics`)).text();
-  const [api1, api2, projector, relay] = await Promise.all(['api-1', 'api-2', 'projector-2', 'relay-1'].map(metricsOf));
+  const [api1, api2, projector, relay, judge] = [await metricsOf('api-1'), await metricsOf('api-2'), await metricsOf('projector-2'), await metricsOf('relay-1'), await metricsOf('judge-1')];
   expect(api2).toMatch(/^otog_realtime_sockets\{[^}]*\} 1$/m);
   expect(api2).toMatch(/^otog_http_request_duration_seconds_count\{[^}]*route="\/api\/problem"[^}]*\} [1-9]/m);
   // Claims (through the balancer, so on either node) recorded how long each task waited: three tasks, four claims.
@@ -135,6 +135,9 @@ it('runs the scaled topology and loses nothing when an API node, a projector or 
   expect(projector).toMatch(/^otog_projection_lag_events\{[^}]*projection="submissions"[^}]*\} 0$/m);
   expect(projector).toMatch(/^otog_judge_queue_tasks\{[^}]*state="queued"[^}]*\} 0$/m);
   expect(relay).toMatch(/^otog_relay_lag_events\{[^}]*\} \d+$/m);
+  // The restarted judge judged the third submission.
+  expect(judge).toMatch(/^otog_judge_slots\{[^}]*\} 1$/m);
+  expect(judge).toMatch(/^otog_judge_judged_total\{[^}]*status="accept"[^}]*\} 1$/m);
 
   // Stopping leaves no process behind.
   const pids = cluster.supervisor.names().map((name) => cluster!.supervisor.pid(name));

@@ -72,6 +72,8 @@ export interface WorkerOptions {
   readonly heartbeatMs?: number;
   readonly logger?: WorkerLogger;
   readonly fetch?: typeof fetch;
+  /** Told of every task that ended on this worker: its status when judged, else how it ended (for metrics). */
+  readonly onTaskEnded?: (outcome: { readonly status: string; readonly seconds: number }) => void;
 }
 
 export interface RunningWorker {
@@ -216,6 +218,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       log: (message, fields) => logger.warn(message, fields),
     });
     const started = Date.now();
+    // Unless judged or lost below, the attempt was given back to the queue.
+    let ended = 'gaveBack';
     logger.info('judging', { submissionId: task.submissionId, judging: task.judging, attempt: task.attempt, problemId: task.problem.id, language: task.language });
     let release: (() => void) | undefined;
     try {
@@ -255,13 +259,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       const final = result;
       await settle('complete', task, () => client.complete(task.submissionId, lease, final));
       logger.info('judged', { submissionId: task.submissionId, judging: task.judging, result: final.result, score: final.score, ms: Date.now() - started });
+      ended = final.status;
     } catch (error) {
       if (error instanceof LeaseLostError || lost.signal.aborted) {
         logger.info('lease lost; task abandoned', { submissionId: task.submissionId, judging: task.judging, attempt: task.attempt });
+        ended = 'leaseLost';
         return;
       }
       await giveBack(task, lease, `the worker failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
+      options.onTaskEnded?.({ status: ended, seconds: (Date.now() - started) / 1_000 });
       stopHeartbeat();
       release?.();
     }

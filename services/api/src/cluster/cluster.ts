@@ -208,6 +208,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const firstUid = Number(localSandboxEnv(dir).OTOG_SANDBOX_FIRST_UID);
     for (const [index, name] of judgeNames.entries()) {
       const sandboxEnv = localSandboxEnv(join(dir, 'judges', name), options.sandbox);
+      const opsPort = await freePort();
       supervisor.start({
         name,
         command: node,
@@ -223,12 +224,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           OTOG_JUDGE_TOKEN: tokens.get(name)!,
           OTOG_JUDGE_SLOTS: String(options.judgeSlots),
           OTOG_JUDGE_STOP_WITH_STDIN: '1',
+          OTOG_JUDGE_OPS_PORT: String(opsPort),
         },
         logFile: logFile(name),
         // As on a judge host: the sandbox uids read its cache and box directories, made assuming umask 022.
         umask: 0o022,
       });
-      processes.push({ name, role: 'judge' });
+      processes.push({ name, role: 'judge', opsUrl: `http://127.0.0.1:${opsPort}` });
     }
 
     await waitUntilReady({ balancer, processes, dir });
