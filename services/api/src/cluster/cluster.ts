@@ -48,6 +48,12 @@ export interface ClusterOptions {
   databaseUrl?: string | undefined;
   redisUrl?: string | undefined;
   kafkaBrokers?: string | undefined;
+  /**
+   * The judge hosts' program (default judge/src/main.ts). It gets the worker's environment (OTOG_API_URL,
+   * OTOG_JUDGE_WORKER, OTOG_JUDGE_TOKEN, OTOG_JUDGE_SLOTS, OTOG_JUDGE_OPS_PORT, ...): a simulation runs judges
+   * that answer without a sandbox.
+   */
+  judgeProgram?: string;
   /** `unsafe` judges without a sandbox (development machines only). */
   sandbox?: 'bwrap' | 'unsafe' | undefined;
   adminUsername?: string;
@@ -212,7 +218,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       supervisor.start({
         name,
         command: node,
-        args: [join(repoRoot, 'judge/src/main.ts')],
+        args: [options.judgeProgram ?? join(repoRoot, 'judge/src/main.ts')],
         env: {
           PATH: common.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
           ...sandboxEnv,

@@ -1,0 +1,367 @@
+/**
+ * A national contest, compressed, on the scaled topology (`npm run cluster`'s processes): contestants
+ * submit through the load balancer with arrival bursts at the start and near the end, simulated judge
+ * hosts answer, scoreboard readers poll, chat clients talk, and processes are killed with SIGKILL and
+ * restarted by the supervisor. At the end it checks what must hold whatever was killed:
+ *
+ * - every submission that got a 2xx exists exactly once in the log (clients retry with an Idempotency-Key)
+ *   and reached a final status;
+ * - every event of the log is on its Kafka topic (duplicates counted: a relay restart may publish twice);
+ * - every chat message reached every client that stayed connected throughout.
+ *
+ * The contestants and readers run in this process with bounded concurrency (a later step moves them to
+ * client processes for the 10,000-contestant run).
+ */
+import Fastify from 'fastify';
+import fastifyJwt from '@fastify/jwt';
+import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { io, type Socket } from 'socket.io-client';
+import { z } from 'zod';
+import { startCluster, type Cluster } from '@otog/api/cluster/cluster';
+import { hashPassword } from '@otog/api/modules/auth/passwords';
+import { openSession } from '@otog/api/modules/auth/session';
+import { insertAccount } from '@otog/api/modules/users/accounts';
+import { createDbPool, sql, type DatabasePool } from '@otog/platform/db/pool';
+import { createEventStore } from '@otog/platform/eventstore/event-store';
+import type { Logger } from '@otog/platform/log/logger';
+import { HEADERS, OTOG_TOPICS } from '@otog/platform/relay/kafka-messages';
+import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
+import { otogEventRegistry } from '@otog/schemas/events';
+
+export type FaultTarget = 'api' | 'projector' | 'relay' | 'judge';
+
+export interface SimulationOptions {
+  readonly dir: string;
+  readonly contestants: number;
+  readonly submissionsPerContestant: number;
+  readonly contestMs: number;
+  readonly apiNodes: number;
+  readonly judges: number;
+  readonly judgeSlots: number;
+  readonly chatClients: number;
+  readonly chatMessages: number;
+  readonly scoreboardReaders: number;
+  /** Kills at these moments (ms after the contest starts), one process of the given kind each. */
+  readonly faults: ReadonlyArray<{ readonly atMs: number; readonly target: FaultTarget }>;
+  /** Submissions in flight at once, over all contestants. */
+  readonly concurrency: number;
+  readonly databaseUrl?: string;
+  readonly logger: Logger;
+  readonly seed?: number;
+}
+
+export interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+export interface SimulationReport {
+  readonly checks: readonly Check[];
+  readonly submissions: { readonly intended: number; readonly accepted: number; readonly refused: number; readonly retries: number };
+  readonly postMs: { readonly p50: number; readonly p99: number; readonly perSecond: number };
+  readonly scoreboardGetMs: { readonly p50: number; readonly p99: number; readonly reads: number };
+  readonly judgedWithinMs: number;
+  readonly faults: ReadonlyArray<{ readonly process: string; readonly recoveredMs: number | null }>;
+  readonly kafka: { readonly logEvents: number; readonly messages: number; readonly missing: number; readonly duplicates: number };
+  readonly chat: { readonly sent: number; readonly steadyClients: number; readonly missing: number };
+}
+
+const percentile = (values: readonly number[], p: number) => {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/** mulberry32: the same arrivals for the same seed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * When in the contest (0..1) a submission arrives: a burst in the first tenth, another in the last
+ * twelfth (the last 15 minutes of 3 hours), the rest spread evenly.
+ */
+export function arrivalMoment(next: () => number): number {
+  const pick = next();
+  if (pick < 0.3) return next() * 0.1;
+  if (pick < 0.6) return 1 - next() * (1 / 12);
+  return next();
+}
+
+const ContestIdRow = z.object({ id: z.number() });
+const CreatedRow = z.object({ submissionId: z.number(), copies: z.number() });
+const CountRow = z.object({ count: z.number() });
+const EventIdRow = z.object({ eventId: z.string() });
+
+interface Contestant {
+  readonly id: number;
+  readonly token: string;
+}
+
+/** Accounts and signed-in sessions straight into the database: argon2 for 10,000 sign-ups would take longer than the contest. */
+async function seedContestants(pool: DatabasePool, jwtSecret: string, count: number, prefix: string): Promise<Contestant[]> {
+  const store = createEventStore(pool, otogEventRegistry);
+  const passwordHash = await hashPassword(`${prefix}-password`);
+  const signer = Fastify();
+  await signer.register(fastifyJwt, { secret: jwtSecret });
+  await signer.ready();
+  const contestants: Contestant[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const username = `${prefix}${index + 1}`;
+    const account = await pool.transaction((tx) => insertAccount({ store }, tx, { username, showName: `ผู้แข่งขัน ${index + 1}`, passwordHash, role: 'user' }));
+    const user = { id: account.id, username, showName: account.showName, role: account.role, rating: account.rating };
+    const session = await openSession(signer, pool, { accessTokenTtlSeconds: 24 * 3_600, refreshTokenTtlSeconds: 24 * 3_600 }, user);
+    contestants.push({ id: account.id, token: session.accessToken });
+  }
+  await signer.close();
+  return contestants;
+}
+
+async function api(base: string, method: string, path: string, init: { token?: string; json?: unknown; headers?: Record<string, string>; body?: FormData } = {}) {
+  const response = await fetch(`${base}/api${path}`, {
+    method,
+    headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.json === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+    ...(init.body ? { body: init.body } : {}),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+/** Waits until `name` answers ready on its ops port again; null when it does not within the limit. */
+async function recoveryOf(cluster: Cluster, name: string, since: number, limitMs: number): Promise<number | null> {
+  const opsUrl = cluster.processes.find((process) => process.name === name)?.opsUrl;
+  if (!opsUrl) return null;
+  while (Date.now() - since < limitMs) {
+    const answer = await fetch(`${opsUrl}/ready`, { signal: AbortSignal.timeout(1_000) }).catch(() => undefined);
+    if (answer?.status === 200 && cluster.supervisor.pid(name) !== undefined) return Date.now() - since;
+    await sleep(50);
+  }
+  return null;
+}
+
+/** Every message on the event topics, by event id (a relay restart may have published some twice). */
+async function readTopics(brokers: string, expected: number): Promise<Map<string, number>> {
+  const kafka = new Kafka({ clientId: 'otog-national-check', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+  const consumer = kafka.consumer({ groupId: `otog-national-check-${randomBytes(4).toString('hex')}` });
+  const seen = new Map<string, number>();
+  await consumer.connect();
+  await consumer.subscribe({ topics: [...OTOG_TOPICS], fromBeginning: true });
+  let last = Date.now();
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const id = message.headers?.[HEADERS.eventId]?.toString();
+      if (id) seen.set(id, (seen.get(id) ?? 0) + 1);
+      last = Date.now();
+    },
+  });
+  // Until every expected event arrived, or nothing new came for a while.
+  while (seen.size < expected && Date.now() - last < 15_000) await sleep(100);
+  await consumer.disconnect();
+  return seen;
+}
+
+export async function runNationalSimulation(options: SimulationOptions): Promise<SimulationReport> {
+  const next = random(options.seed ?? 20_261_127);
+  const jwtSecret = randomBytes(32).toString('hex');
+  const adminPassword = 'national-admin-password';
+  const cluster = await startCluster({
+    dir: options.dir,
+    apiNodes: options.apiNodes,
+    judges: options.judges,
+    projectors: 2,
+    judgeSlots: options.judgeSlots,
+    judgeProgram: new URL('./sim-judge.ts', import.meta.url).pathname,
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: options.databaseUrl,
+    adminPassword,
+    env: { PATH: process.env.PATH ?? '', JWT_SECRET: jwtSecret, JUDGE_LEASE_SECONDS: '5', LOG_LEVEL: 'warn' },
+    logger: options.logger,
+  });
+  const pool = await createDbPool(cluster.databaseUrl, { maximumPoolSize: 4 });
+  const sockets: Socket[] = [];
+  try {
+    const lb = cluster.url;
+    const admin = String(((await api(lb, 'POST', '/auth/login', { json: { username: 'admin', password: adminPassword } })).body as { accessToken: string }).accessToken);
+    const problems = ((await api(lb, 'GET', '/problem', { token: admin })).body as Array<{ id: number }>).slice(0, 5).map((problem) => problem.id);
+    const start = Date.now() + 2_000;
+    const created = await api(lb, 'POST', '/contest', {
+      token: admin,
+      json: {
+        name: 'การแข่งขันระดับชาติ (จำลอง)',
+        mode: 'unrated',
+        gradingMode: 'classic',
+        scoreboardPolicy: 'DURING_CONTEST',
+        timeStart: new Date(start).toISOString(),
+        timeEnd: new Date(start + options.contestMs).toISOString(),
+      },
+    });
+    const contestId = ContestIdRow.parse(created.body).id;
+    await api(lb, 'PUT', `/contest/${contestId}/problems`, { token: admin, json: problems.map((problemId) => ({ problemId })) });
+    const contestants = await seedContestants(pool, jwtSecret, options.contestants, `nat${contestId}_`);
+
+    // Chat clients connected through the balancer for the whole contest; a client that ever disconnects is not "steady".
+    const chat = await Promise.all(
+      contestants.slice(0, options.chatClients).map(async (contestant) => {
+        const socket = io(lb, { path: '/socket.io', transports: ['websocket'], auth: { token: contestant.token }, reconnection: true, reconnectionDelay: 200 });
+        sockets.push(socket);
+        const client = { socket, received: new Set<number>(), steady: true };
+        socket.on('disconnect', () => (client.steady = false));
+        socket.on(REALTIME_EVENTS.chat, (message: unknown) => {
+          if (Array.isArray(message) && typeof message[0] === 'number') client.received.add(message[0]);
+        });
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        return client;
+      }),
+    );
+
+    // The plan: every submission's moment, fixed before the contest starts.
+    const plan = contestants.flatMap((contestant) =>
+      Array.from({ length: options.submissionsPerContestant }, (_, index) => ({
+        contestant,
+        key: `national-${contestId}-${contestant.id}-${index}`,
+        problemId: problems[Math.floor(next() * problems.length)]!,
+        at: start + Math.floor(arrivalMoment(next) * options.contestMs * 0.98),
+        verdict: next() < 0.5 ? 'SIM_ACCEPT' : `SIM_PARTIAL:${Math.floor(next() * 100)}`,
+      })),
+    ).sort((a, b) => a.at - b.at);
+    const accepted = new Map<string, number>();
+    const postMs: number[] = [];
+    let refused = 0;
+    let retries = 0;
+    const submitOne = async (entry: (typeof plan)[number]) => {
+      await sleep(entry.at - Date.now());
+      for (let attempt = 0; ; attempt += 1) {
+        const form = new FormData();
+        form.set('language', 'python');
+        form.set('sourceCode', new Blob([`# ${entry.verdict}\nprint(sum(map(int, input().split())))\n`]), 'main.py');
+        const sent = Date.now();
+        const answer = await api(lb, 'POST', `/submission/problem/${entry.problemId}?contestId=${contestId}`, { token: entry.contestant.token, body: form, headers: { 'idempotency-key': entry.key } }).catch(() => null);
+        if (answer && answer.status < 300) {
+          postMs.push(Date.now() - sent);
+          accepted.set(entry.key, (answer.body as { id: number }).id);
+          return;
+        }
+        if (answer && answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
+          refused += 1;
+          return;
+        }
+        // A network error, a 5xx or a 429: the same key again, so a request that did land is not doubled.
+        retries += 1;
+        if (Date.now() > start + options.contestMs + 30_000) return;
+        await sleep(100 * Math.min(attempt + 1, 10));
+      }
+    };
+    let cursor = 0;
+    const submitters = Array.from({ length: options.concurrency }, async () => {
+      while (cursor < plan.length) await submitOne(plan[cursor++]!);
+    });
+
+    const boardMs: number[] = [];
+    let readersDone = false;
+    const readers = Array.from({ length: options.scoreboardReaders }, async (_, index) => {
+      const reader = contestants[index % contestants.length]!;
+      while (!readersDone) {
+        const sent = Date.now();
+        const answer = await api(lb, 'GET', `/contest/${contestId}/scoreboard`, { token: reader.token }).catch(() => null);
+        if (answer?.status === 200) boardMs.push(Date.now() - sent);
+        await sleep(500);
+      }
+    });
+
+    const sentChats: number[] = [];
+    const talker = (async () => {
+      for (let index = 0; index < options.chatMessages && chat.length > 0; index += 1) {
+        await sleep(options.contestMs / (options.chatMessages + 1));
+        const speaker = chat[index % chat.length]!;
+        const ack = (await speaker.socket.timeout(5_000).emitWithAck(REALTIME_EVENTS.chatServer, `ข้อความที่ ${index + 1}`).catch(() => null)) as { ok?: boolean; id?: number } | null;
+        if (ack?.ok && typeof ack.id === 'number') sentChats.push(ack.id);
+      }
+    })();
+
+    const faults: Array<{ process: string; recoveredMs: number | null }> = [];
+    const injector = (async () => {
+      for (const fault of options.faults) {
+        await sleep(start + fault.atMs - Date.now());
+        const candidates = cluster.processes.filter((process) => process.role === fault.target && cluster.supervisor.pid(process.name) !== undefined);
+        const victim = candidates[Math.floor(next() * candidates.length)];
+        if (!victim) continue;
+        const killedAt = Date.now();
+        await cluster.supervisor.kill(victim.name);
+        faults.push({ process: victim.name, recoveredMs: await recoveryOf(cluster, victim.name, killedAt, 60_000) });
+      }
+    })();
+
+    await Promise.all([...submitters, injector, talker]);
+    const submittedAll = Date.now();
+    // Every accepted submission judged: the simulated judges answer within a lease or two of a kill.
+    const ids = [...accepted.values()];
+    const judgedCount = async () =>
+      (await pool.one(sql.type(CountRow)`
+        SELECT count(DISTINCT (data->>'submissionId')::int)::int AS count FROM event_log
+        WHERE type = 'SubmissionJudged' AND (data->>'submissionId')::int = ANY(${sql.array(ids, 'int4')})`)).count;
+    let judged = await judgedCount();
+    while (judged < ids.length && Date.now() - submittedAll < 120_000) {
+      await sleep(250);
+      judged = await judgedCount();
+    }
+    const judgedWithinMs = Date.now() - submittedAll;
+    readersDone = true;
+    await Promise.all(readers);
+    await sleep(1_000);
+
+    const createdRows = await pool.any(sql.type(CreatedRow)`
+      SELECT (data->>'submissionId')::int AS "submissionId", count(*)::int AS copies FROM event_log
+      WHERE type = 'SubmissionCreated' AND scope = ${`contest:${contestId}`} GROUP BY 1`);
+    const createdIds = new Set(createdRows.map((row) => row.submissionId));
+    const doubled = createdRows.filter((row) => row.copies > 1).length;
+    const lost = ids.filter((id) => !createdIds.has(id)).length;
+    const distinctAccepted = new Set(ids).size;
+
+    const logEvents = await pool.any(sql.type(EventIdRow)`SELECT event_id::text AS "eventId" FROM event_log`);
+    const onTopics = await readTopics(cluster.kafkaBrokers, logEvents.length);
+    const missing = logEvents.filter((row) => !onTopics.has(row.eventId)).length;
+    const duplicates = [...onTopics.values()].reduce((sum, copies) => sum + copies - 1, 0);
+
+    const steady = chat.filter((client) => client.steady);
+    const chatMissing = steady.reduce((sum, client) => sum + sentChats.filter((id) => !client.received.has(id)).length, 0);
+
+    const checks: Check[] = [
+      { name: 'every 2xx submission is in the log exactly once', ok: lost === 0 && doubled === 0 && distinctAccepted === ids.length, detail: `${ids.length} answered 2xx, ${lost} missing, ${doubled} doubled` },
+      { name: 'every accepted submission reached a final status', ok: judged === ids.length, detail: `${judged} of ${ids.length} judged` },
+      { name: 'every event of the log is on its Kafka topic', ok: missing === 0, detail: `${logEvents.length} events, ${missing} missing, ${duplicates} duplicate messages` },
+      { name: 'every chat message reached every steady client', ok: chatMissing === 0, detail: `${sentChats.length} messages, ${steady.length} steady clients, ${chatMissing} misses` },
+      { name: 'every killed process came back', ok: faults.every((fault) => fault.recoveredMs !== null), detail: faults.map((fault) => `${fault.process} ${fault.recoveredMs ?? 'never'} ms`).join(', ') },
+    ];
+    const span = Math.max(1, (submittedAll - start) / 1_000);
+    return {
+      checks,
+      submissions: { intended: plan.length, accepted: ids.length, refused, retries },
+      postMs: { p50: percentile(postMs, 50), p99: percentile(postMs, 99), perSecond: ids.length / span },
+      scoreboardGetMs: { p50: percentile(boardMs, 50), p99: percentile(boardMs, 99), reads: boardMs.length },
+      judgedWithinMs,
+      faults,
+      kafka: { logEvents: logEvents.length, messages: [...onTopics.values()].reduce((a, b) => a + b, 0), missing, duplicates },
+      chat: { sent: sentChats.length, steadyClients: steady.length, missing: chatMissing },
+    };
+  } finally {
+    for (const socket of sockets) socket.disconnect();
+    await pool.end();
+    await cluster.stop();
+  }
+}
