@@ -7,6 +7,7 @@
  * - every submission that got a 2xx exists exactly once in the log (clients retry with an Idempotency-Key)
  *   and reached a final status;
  * - every event of the log is on its Kafka topic (duplicates counted: a relay restart may publish twice);
+ * - the scoreboard, score histories and prizes (the contest_scores read model) equal a fresh rebuild from the log;
  * - every chat message reached every client that stayed connected throughout.
  *
  * The contestants and readers run in this process with bounded concurrency (a later step moves them to
@@ -18,14 +19,21 @@ import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { io, type Socket } from 'socket.io-client';
 import { z } from 'zod';
+import { Writable } from 'node:stream';
+import { runCli } from '@otog/api/cli/cli';
 import { startCluster, type Cluster } from '@otog/api/cluster/cluster';
 import { hashPassword } from '@otog/api/modules/auth/passwords';
 import { openSession } from '@otog/api/modules/auth/session';
 import { insertAccount } from '@otog/api/modules/users/accounts';
+import { createNotificationListener } from '@otog/platform/db/listen';
+import { migrate } from '@otog/platform/db/migrate';
 import { createDbPool, sql, type DatabasePool } from '@otog/platform/db/pool';
 import { createEventStore } from '@otog/platform/eventstore/event-store';
 import type { Logger } from '@otog/platform/log/logger';
 import { HEADERS, OTOG_TOPICS } from '@otog/platform/relay/kafka-messages';
+import { slotTableName } from '@otog/platform/runner/projection';
+import { listSlots } from '@otog/platform/runner/projection-slots';
+import { allProjections } from '@otog/projections';
 import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { otogEventRegistry } from '@otog/schemas/events';
 
@@ -149,6 +157,54 @@ async function recoveryOf(cluster: Cluster, name: string, since: number, limitMs
     await sleep(50);
   }
   return null;
+}
+
+const SCORES = 'contest_scores';
+
+/** A slot table's rows, each as sorted JSON: the same rows compare equal whatever order Postgres returns them in. */
+async function rowsOf(pool: DatabasePool, generation: number, table: string): Promise<string[]> {
+  const rows = await pool.any(sql.unsafe`SELECT * FROM ${sql.identifier([slotTableName(SCORES, generation, table)])}`);
+  return rows.map((row) => JSON.stringify(row, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value))).sort();
+}
+
+/**
+ * Builds contest_scores again from the whole log into a new slot (the operator's `projections rebuild
+ * --no-cutover`), waits for the live slot to reach the same position, and names the tables that differ.
+ */
+async function compareWithReplay(pool: DatabasePool, databaseUrl: string, logger: Logger): Promise<{ tables: number; differing: string[] }> {
+  const listener = createNotificationListener(databaseUrl, logger);
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  try {
+    const code = await runCli(['projections', 'rebuild', SCORES, '--no-cutover'], {
+      pool,
+      store: createEventStore(pool, otogEventRegistry),
+      listener,
+      projections: allProjections,
+      logger,
+      out: sink,
+      progress: sink,
+      migrate: () => migrate(databaseUrl),
+    });
+    if (code !== 0) throw new Error(`projections rebuild ${SCORES} exited with ${code}`);
+  } finally {
+    await listener.close();
+  }
+  const slots = await listSlots(pool, SCORES);
+  const live = slots.find((slot) => slot.state === 'live');
+  const built = slots.filter((slot) => slot.state === 'building').sort((a, b) => b.generation - a.generation)[0];
+  if (!live || !built) throw new Error(`no live and rebuilt ${SCORES} slots to compare`);
+  const caughtUp = async () => {
+    const now = (await listSlots(pool, SCORES)).find((slot) => slot.generation === live.generation)!;
+    return now.txid > built.txid || (now.txid === built.txid && now.gpos >= built.gpos);
+  };
+  for (const deadline = Date.now() + 30_000; !(await caughtUp()) && Date.now() < deadline; ) await sleep(100);
+  const tables = allProjections.find((projection) => projection.name === SCORES)!.tables;
+  const differing: string[] = [];
+  for (const table of tables) {
+    const [a, b] = [await rowsOf(pool, live.generation, table), await rowsOf(pool, built.generation, table)];
+    if (JSON.stringify(a) !== JSON.stringify(b)) differing.push(`${table} (${a.length} live rows, ${b.length} rebuilt)`);
+  }
+  return { tables: tables.length, differing };
 }
 
 /** Every message on the event topics, by event id (a relay restart may have published some twice). */
@@ -338,12 +394,15 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
     const missing = logEvents.filter((row) => !onTopics.has(row.eventId)).length;
     const duplicates = [...onTopics.values()].reduce((sum, copies) => sum + copies - 1, 0);
 
+    const replay = await compareWithReplay(pool, cluster.databaseUrl, options.logger);
+
     const steady = chat.filter((client) => client.steady);
     const chatMissing = steady.reduce((sum, client) => sum + sentChats.filter((id) => !client.received.has(id)).length, 0);
 
     const checks: Check[] = [
       { name: 'every 2xx submission is in the log exactly once', ok: lost === 0 && doubled === 0 && distinctAccepted === ids.length, detail: `${ids.length} answered 2xx, ${lost} missing, ${doubled} doubled` },
       { name: 'every accepted submission reached a final status', ok: judged === ids.length, detail: `${judged} of ${ids.length} judged` },
+      { name: 'the scoreboard, histories and prizes equal a fresh replay of the log', ok: replay.differing.length === 0, detail: replay.differing.length === 0 ? `${replay.tables} tables equal` : `differ: ${replay.differing.join(', ')}` },
       { name: 'every event of the log is on its Kafka topic', ok: missing === 0, detail: `${logEvents.length} events, ${missing} missing, ${duplicates} duplicate messages` },
       { name: 'every chat message reached every steady client', ok: chatMissing === 0, detail: `${sentChats.length} messages, ${steady.length} steady clients, ${chatMissing} misses` },
       { name: 'every killed process came back', ok: faults.every((fault) => fault.recoveredMs !== null), detail: faults.map((fault) => `${fault.process} ${fault.recoveredMs ?? 'never'} ms`).join(', ') },
