@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web,scoreboard-web,contests,realtime,ratings [--merge]] [--out PATH]`
+ * `npm run bench [-- --quick] [--only append,projection,typed-reads,rebuild,relay,sandbox,judging,api,web,scoreboard-web,contests,realtime,ratings,national [--merge]] [--out PATH]`
  *
  * Starts Postgres (fsync off, like the test cluster) and the Kafka mock when DATABASE_URL / KAFKA_BROKERS
  * are not set, plus a durable Postgres for the durable append figures; runs the benchmarks; prints the
@@ -22,6 +22,7 @@ import { benchAppend } from './append.ts';
 import { benchContests } from './contests.ts';
 import { benchSandbox } from './judge-sandbox.ts';
 import { benchJudging } from './judge-throughput.ts';
+import { benchNational } from './national.ts';
 import type { BenchContext } from './lib/context.ts';
 import { loadAverage, machineInfo, postgresInfo, type PostgresInfo } from './lib/machine.ts';
 import { printResult, renderReport, type BenchResult, type Remeasure, type ReportContext } from './lib/report.ts';
@@ -47,6 +48,7 @@ const BENCHES = {
   contests: benchContests,
   realtime: benchRealtime,
   ratings: benchRatings,
+  national: benchNational,
 } as const satisfies Record<string, (context: BenchContext) => Promise<BenchResult>>;
 type BenchId = keyof typeof BENCHES;
 

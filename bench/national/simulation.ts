@@ -36,6 +36,7 @@ import { listSlots } from '@otog/platform/runner/projection-slots';
 import { allProjections } from '@otog/projections';
 import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { otogEventRegistry } from '@otog/schemas/events';
+import { mulberry32 } from '../../tests/support/mulberry32.ts';
 
 export type FaultTarget = 'api' | 'projector' | 'relay' | 'judge';
 
@@ -73,7 +74,9 @@ export interface SimulationReport {
   readonly judgedWithinMs: number;
   readonly faults: ReadonlyArray<{ readonly process: string; readonly recoveredMs: number | null }>;
   readonly kafka: { readonly logEvents: number; readonly messages: number; readonly missing: number; readonly duplicates: number };
-  readonly chat: { readonly sent: number; readonly steadyClients: number; readonly missing: number };
+  readonly chat: { readonly sent: number; readonly steadyClients: number; readonly missing: number; readonly fanOutP99Ms: number };
+  /** From the API nodes' otog_judge_queue_wait_seconds (a node restarted mid-run lost its earlier counts): the bucket bound holding the 99th percentile. */
+  readonly queueWaitP99Seconds: number | null;
 }
 
 const percentile = (values: readonly number[], p: number) => {
@@ -82,18 +85,6 @@ const percentile = (values: readonly number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
-/** mulberry32: the same arrivals for the same seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * When in the contest (0..1) a submission arrives: a burst in the first tenth, another in the last
@@ -207,6 +198,22 @@ async function compareWithReplay(pool: DatabasePool, databaseUrl: string, logger
   return { tables: tables.length, differing };
 }
 
+/** The claim-wait histogram summed over the API nodes' /metrics: the smallest bucket bound holding 99 % of the claims. */
+async function queueWaitP99(cluster: Cluster): Promise<number | null> {
+  const buckets = new Map<number, number>();
+  for (const process of cluster.processes.filter((each) => each.role === 'api')) {
+    const text = await fetch(`${process.opsUrl!}/metrics`).then((answer) => answer.text(), () => '');
+    for (const match of text.matchAll(/^otog_judge_queue_wait_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\d+)$/gm)) {
+      const bound = match[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(match[1]);
+      buckets.set(bound, (buckets.get(bound) ?? 0) + Number(match[2]));
+    }
+  }
+  const total = buckets.get(Number.POSITIVE_INFINITY) ?? 0;
+  if (total === 0) return null;
+  for (const [bound, count] of [...buckets].sort((a, b) => a[0] - b[0])) if (count >= 0.99 * total) return bound;
+  return null;
+}
+
 /** Every message on the event topics, by event id (a relay restart may have published some twice). */
 async function readTopics(brokers: string, expected: number): Promise<Map<string, number>> {
   const kafka = new Kafka({ clientId: 'otog-national-check', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
@@ -229,7 +236,7 @@ async function readTopics(brokers: string, expected: number): Promise<Map<string
 }
 
 export async function runNationalSimulation(options: SimulationOptions): Promise<SimulationReport> {
-  const next = random(options.seed ?? 20_261_127);
+  const next = mulberry32(options.seed ?? 20_261_127);
   const jwtSecret = randomBytes(32).toString('hex');
   const adminPassword = 'national-admin-password';
   const cluster = await startCluster({
@@ -268,6 +275,8 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
     await api(lb, 'PUT', `/contest/${contestId}/problems`, { token: admin, json: problems.map((problemId) => ({ problemId })) });
     const contestants = await seedContestants(pool, jwtSecret, options.contestants, `nat${contestId}_`);
 
+    const chatSentAt = new Map<string, number>();
+    const fanOutMs: number[] = [];
     // Chat clients connected through the balancer for the whole contest; a client that ever disconnects is not "steady".
     const chat = await Promise.all(
       contestants.slice(0, options.chatClients).map(async (contestant) => {
@@ -276,7 +285,10 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
         const client = { socket, received: new Set<number>(), steady: true };
         socket.on('disconnect', () => (client.steady = false));
         socket.on(REALTIME_EVENTS.chat, (message: unknown) => {
-          if (Array.isArray(message) && typeof message[0] === 'number') client.received.add(message[0]);
+          if (!Array.isArray(message) || typeof message[0] !== 'number') return;
+          client.received.add(message[0]);
+          const sentAt = chatSentAt.get(String(message[1]));
+          if (sentAt !== undefined) fanOutMs.push(Date.now() - sentAt);
         });
         await new Promise<void>((resolve, reject) => {
           socket.once('connect', () => resolve());
@@ -345,7 +357,9 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
       for (let index = 0; index < options.chatMessages && chat.length > 0; index += 1) {
         await sleep(options.contestMs / (options.chatMessages + 1));
         const speaker = chat[index % chat.length]!;
-        const ack = (await speaker.socket.timeout(5_000).emitWithAck(REALTIME_EVENTS.chatServer, `ข้อความที่ ${index + 1}`).catch(() => null)) as { ok?: boolean; id?: number } | null;
+        const text = `ข้อความที่ ${index + 1}`;
+        chatSentAt.set(text, Date.now());
+        const ack = (await speaker.socket.timeout(5_000).emitWithAck(REALTIME_EVENTS.chatServer, text).catch(() => null)) as { ok?: boolean; id?: number } | null;
         if (ack?.ok && typeof ack.id === 'number') sentChats.push(ack.id);
       }
     })();
@@ -394,6 +408,7 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
     const missing = logEvents.filter((row) => !onTopics.has(row.eventId)).length;
     const duplicates = [...onTopics.values()].reduce((sum, copies) => sum + copies - 1, 0);
 
+    const queueWaitP99Seconds = await queueWaitP99(cluster);
     const replay = await compareWithReplay(pool, cluster.databaseUrl, options.logger);
 
     const steady = chat.filter((client) => client.steady);
@@ -416,7 +431,8 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
       judgedWithinMs,
       faults,
       kafka: { logEvents: logEvents.length, messages: [...onTopics.values()].reduce((a, b) => a + b, 0), missing, duplicates },
-      chat: { sent: sentChats.length, steadyClients: steady.length, missing: chatMissing },
+      chat: { sent: sentChats.length, steadyClients: steady.length, missing: chatMissing, fanOutP99Ms: percentile(fanOutMs, 99) },
+      queueWaitP99Seconds,
     };
   } finally {
     for (const socket of sockets) socket.disconnect();

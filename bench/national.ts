@@ -1,0 +1,121 @@
+/**
+ * `npm run bench -- --only national`: the simulated national contest (bench/national/simulation.ts) on
+ * the cluster topology, three times — 1 API node and 2 simulated judges, 2 and 2, 2 and 8 — with a random
+ * process SIGKILLed every 10–30 s, to show how the figures move with API nodes and judges on this machine
+ * and that the end checks hold under faults.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@otog/platform/log/logger';
+import type { BenchContext } from './lib/context.ts';
+import type { BenchResult, Figure } from './lib/report.ts';
+import { createBenchDatabase } from './lib/services.ts';
+import { runNationalSimulation, type FaultTarget, type SimulationReport } from './national/simulation.ts';
+
+const TARGETS: readonly FaultTarget[] = ['api', 'projector', 'relay', 'judge'];
+
+/** A kill every 10–30 s of contest time, cycling through the kinds of process from a random start. */
+function faultPlan(contestMs: number, seed: number): Array<{ atMs: number; target: FaultTarget }> {
+  const plan: Array<{ atMs: number; target: FaultTarget }> = [];
+  let state = seed;
+  const next = () => ((state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  for (let at = 10_000 + next() * 20_000, index = Math.floor(next() * 4); at < contestMs - 5_000; at += 10_000 + next() * 20_000, index += 1) {
+    plan.push({ atMs: Math.round(at), target: TARGETS[index % TARGETS.length]! });
+  }
+  return plan;
+}
+
+const fixed = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export async function benchNational(context: BenchContext): Promise<BenchResult> {
+  const contestants = context.quick ? 1_000 : 10_000;
+  const contestMs = context.quick ? 60_000 : 180_000;
+  const perContestant = 2;
+  const configs = [
+    { apiNodes: 1, judges: 2 },
+    { apiNodes: 2, judges: 2 },
+    { apiNodes: 2, judges: 8 },
+  ];
+  const runs: Array<{ apiNodes: number; judges: number; report: SimulationReport }> = [];
+  for (const [index, config] of configs.entries()) {
+    const database = await createBenchDatabase(context.adminUrl, `national${index}`, 2);
+    const dir = mkdtempSync(join(tmpdir(), 'otog-bench-national-'));
+    try {
+      const report = await runNationalSimulation({
+        dir,
+        databaseUrl: database.url,
+        contestants,
+        submissionsPerContestant: perContestant,
+        contestMs,
+        apiNodes: config.apiNodes,
+        judges: config.judges,
+        judgeSlots: 4,
+        chatClients: 200,
+        chatMessages: 60,
+        scoreboardReaders: 20,
+        concurrency: 64,
+        faults: faultPlan(contestMs, 7 + index),
+        logger: createLogger({ name: 'bench-national', level: 'warn' }),
+      });
+      runs.push({ ...config, report });
+      process.stdout.write(`national ${config.apiNodes} API / ${config.judges} judges: ${JSON.stringify(report)}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
+    }
+  }
+  const main = runs.find((run) => run.apiNodes === 2 && run.judges === 2)!.report;
+  const failed = runs.flatMap((run) => run.report.checks.filter((check) => !check.ok).map((check) => `${run.apiNodes} API/${run.judges} judges: ${check.name} (${check.detail})`));
+  const figures: Figure[] = [
+    { name: 'accepted submissions/s across 2 API nodes (under faults)', value: main.postMs.perSecond, unit: '/s', display: `${fixed(main.postMs.perSecond, 1)}/s`, summary: true },
+    { name: 'POST /submission p99, 2 API nodes (under faults)', value: main.postMs.p99, unit: 'ms', display: `${fixed(main.postMs.p99)} ms`, summary: true },
+    { name: `scoreboard GET p99, ${fixed(contestants)} contestants`, value: main.scoreboardGetMs.p99, unit: 'ms', display: `${fixed(main.scoreboardGetMs.p99)} ms`, summary: true },
+    { name: 'end checks failed (of 6 per run)', value: failed.length, unit: '', display: String(failed.length), target: { op: '<=', value: 0, text: 'none' } },
+  ];
+  const ratio = (a: number, b: number) => (b > 0 ? `${fixed(a / b, 2)}×` : '–');
+  const byConfig = (apiNodes: number, judges: number) => runs.find((run) => run.apiNodes === apiNodes && run.judges === judges)!.report;
+  const [one, two, eight] = [byConfig(1, 2), byConfig(2, 2), byConfig(2, 8)];
+  return {
+    id: 'national',
+    title: `Simulated national contest: ${fixed(contestants)} contestants, faults injected`,
+    method: [
+      `Topology (\`npm run cluster\`'s processes on this machine): N API nodes behind the cluster's load balancer, 2 projector processes (one standby), the relay, M simulated judge hosts (4 slots each; the real claim/complete protocol, verdicts after 20–200 ms, no sandbox), Postgres (the bench cluster, fsync off), Redis, the Kafka mock.`,
+      `${fixed(contestants)} contestants seeded with sessions; ${perContestant} submissions each at moments drawn with a burst in the first tenth and the last twelfth of a ${contestMs / 1000} s contest, 64 in flight at most, retried with the same Idempotency-Key on errors; 20 scoreboard readers every 0.5 s; 200 chat clients through the balancer, 60 messages.`,
+      'A process of a kind chosen in turn (API node, projector, relay, judge) is SIGKILLed every 10–30 s and restarted by the supervisor; recovery = kill → its ops /ready answers 200 again.',
+      'End checks per run: every 2xx submission exactly once in the log; all judged; contest_scores equals a rebuild from the log; every log event on its Kafka topic; every chat message at every client connected throughout; every killed process back.',
+      'The contestants, readers and chat clients run in the bench process (bounded concurrency), not yet in separate client processes; the load generator shares the 2 cores with everything it measures.',
+    ],
+    figures,
+    tables: [
+      {
+        title: 'Per topology',
+        header: ['API nodes / judges', 'submitted 2xx', 'accepted/s', 'POST p50 / p99 (ms)', 'retries', 'all judged within (ms)', 'queue wait p99 (s)', 'scoreboard GET p50 / p99 (ms)', 'chat fan-out p99 (ms)', 'kills (recovery ms)', 'checks'],
+        rows: runs.map(({ apiNodes, judges, report }) => [
+          `${apiNodes} / ${judges}`,
+          `${fixed(report.submissions.accepted)} of ${fixed(report.submissions.intended)}`,
+          fixed(report.postMs.perSecond, 1),
+          `${fixed(report.postMs.p50)} / ${fixed(report.postMs.p99)}`,
+          fixed(report.submissions.retries),
+          fixed(report.judgedWithinMs),
+          report.queueWaitP99Seconds === null ? '–' : `≤ ${report.queueWaitP99Seconds}`,
+          `${fixed(report.scoreboardGetMs.p50)} / ${fixed(report.scoreboardGetMs.p99)}`,
+          fixed(report.chat.fanOutP99Ms),
+          report.faults.map((fault) => `${fault.process} ${fault.recoveredMs ?? 'never'}`).join(', '),
+          report.checks.every((check) => check.ok) ? 'all pass' : report.checks.filter((check) => !check.ok).map((check) => check.name).join('; '),
+        ]),
+      },
+      {
+        title: 'Ratios',
+        header: ['figure', '2 API nodes ÷ 1', '8 judges ÷ 2'],
+        rows: [
+          ['accepted/s', ratio(two.postMs.perSecond, one.postMs.perSecond), ratio(eight.postMs.perSecond, two.postMs.perSecond)],
+          ['POST p99', ratio(two.postMs.p99, one.postMs.p99), ratio(eight.postMs.p99, two.postMs.p99)],
+          ['all judged within', ratio(two.judgedWithinMs, one.judgedWithinMs), ratio(eight.judgedWithinMs, two.judgedWithinMs)],
+          ['scoreboard GET p99', ratio(two.scoreboardGetMs.p99, one.scoreboardGetMs.p99), ratio(eight.scoreboardGetMs.p99, two.scoreboardGetMs.p99)],
+        ],
+      },
+    ],
+    notes: failed.length > 0 ? [`Failed checks: ${failed.join('; ')}`] : [],
+  };
+}
