@@ -9,6 +9,8 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '@otog/api/app';
 import { startJudging } from '@otog/api/judging/start-judging';
+import { objectsDirOf } from '@otog/api/object-storage';
+import { createLocalObjectStore } from '@otog/platform/storage/local-object-store';
 import { addWorker } from '@otog/api/judging/worker-tokens';
 import { startPlatformRuntime, type PlatformRuntime } from '@otog/api/platform-runtime';
 import { sql } from '@otog/platform/db/pool';
@@ -39,7 +41,7 @@ export async function startBenchJudgeApi(adminUrl: string, dataDir: string): Pro
   const logger = createLogger({ name: 'otog-bench', level: 'silent' });
   const runtime = await startPlatformRuntime({ databaseUrl: db.url, logger });
   const stopRuntime = onCleanup('platform runtime', () => runtime.stop());
-  const judging = startJudging({ runtime, dataDir, leaseMs: 60_000, maxAttempts: 3, logger });
+  const judging = startJudging({ runtime, objects: createLocalObjectStore(objectsDirOf(dataDir)), leaseMs: 60_000, maxAttempts: 3, logger });
   const stopJudging = onCleanup('judge queue', () => judging.stop());
   const app = buildApp({ logger, judging: judging.deps });
   const closeApp = onCleanup('API server', () => app.close());

@@ -49,6 +49,7 @@ describe('the API process config', () => {
       PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
       PORT: 3000,
       HOST: '127.0.0.1',
+      OTOG_STOP_WITH_STDIN: false,
       DATABASE_URL: undefined,
       OTOG_DATA_DIR: join(repoRoot, 'data'),
       LOG_LEVEL: 'info',
@@ -71,7 +72,50 @@ describe('the API process config', () => {
       SCOREBOARD_CACHE_SIZE: 8,
       OTOG_ADMIN_USERNAME: 'admin',
       OTOG_ADMIN_PASSWORD: undefined,
+      OTOG_S3_BUCKET: undefined,
+      OTOG_S3_ENDPOINT: undefined,
+      OTOG_S3_REGION: 'us-east-1',
+      OTOG_S3_ACCESS_KEY_ID: undefined,
+      OTOG_S3_SECRET_ACCESS_KEY: undefined,
+      OTOG_S3_PREFIX: undefined,
+      OTOG_S3_FORCE_PATH_STYLE: undefined,
     });
+  });
+
+  it('reads the S3 storage settings and refuses bad or incomplete ones by name', () => {
+    const s3 = {
+      OTOG_S3_BUCKET: 'otog-files',
+      OTOG_S3_ENDPOINT: 'http://minio:9000',
+      OTOG_S3_REGION: 'ap-southeast-1',
+      OTOG_S3_ACCESS_KEY_ID: 'AKIA0',
+      OTOG_S3_SECRET_ACCESS_KEY: 'secret/key+0',
+      OTOG_S3_PREFIX: 'prod/objects/',
+      OTOG_S3_FORCE_PATH_STYLE: 'false',
+    };
+    expect(readApiConfig(s3)).toMatchObject({ ...s3, OTOG_S3_FORCE_PATH_STYLE: false });
+    expect(readApiConfig({ OTOG_S3_BUCKET: 'b.example' })).toMatchObject({ OTOG_S3_BUCKET: 'b.example', OTOG_S3_REGION: 'us-east-1' });
+    const named = (env: Record<string, string>) => problemsOf(() => readApiConfig(env)).map((p) => p.split(':')[0]);
+    expect(named({ OTOG_S3_BUCKET: 'Not_A_Bucket', OTOG_S3_ENDPOINT: 'ftp://minio', OTOG_S3_PREFIX: '/abs', OTOG_S3_FORCE_PATH_STYLE: 'yes' })).toEqual([
+      'OTOG_S3_BUCKET',
+      'OTOG_S3_ENDPOINT',
+      'OTOG_S3_PREFIX',
+      'OTOG_S3_FORCE_PATH_STYLE',
+    ]);
+    expect(problemsOf(() => readApiConfig({ OTOG_S3_BUCKET: 'otog-files', OTOG_S3_ENDPOINT: 'http://key:secret@minio:9000' }))).toContain(
+      'OTOG_S3_ENDPOINT: must not carry credentials: use OTOG_S3_ACCESS_KEY_ID and OTOG_S3_SECRET_ACCESS_KEY',
+    );
+    // A key without its secret (or the other way round) names both.
+    expect(problemsOf(() => readApiConfig({ OTOG_S3_BUCKET: 'otog-files', OTOG_S3_ACCESS_KEY_ID: 'AKIA0' }))).toEqual([
+      'OTOG_S3_ACCESS_KEY_ID, OTOG_S3_SECRET_ACCESS_KEY: set both or neither',
+    ]);
+    expect(problemsOf(() => readApiConfig({ OTOG_S3_BUCKET: 'otog-files', OTOG_S3_SECRET_ACCESS_KEY: 's' }))).toEqual([
+      'OTOG_S3_ACCESS_KEY_ID, OTOG_S3_SECRET_ACCESS_KEY: set both or neither',
+    ]);
+    // The details without a bucket would silently keep the files on local disk.
+    expect(problemsOf(() => readApiConfig({ OTOG_S3_ENDPOINT: 'http://minio:9000', OTOG_S3_REGION: 'eu-west-1' }))).toEqual([
+      'OTOG_S3_ENDPOINT: is set but OTOG_S3_BUCKET is not (S3 storage is used only with a bucket)',
+      'OTOG_S3_REGION: is set but OTOG_S3_BUCKET is not (S3 storage is used only with a bucket)',
+    ]);
   });
 
   it('reads the public API settings and refuses weak or malformed ones by name', () => {

@@ -57,6 +57,22 @@ const redisUrl = z.string().superRefine((value, ctx) => {
 
 const booleanFlag = z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((value) => value === 'true' || value === '1');
 
+/** An http(s) base URL such as http://minio:9000 (an S3-compatible service). */
+const httpUrl = z.string().trim().superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not a valid URL (expected http(s)://host[:port])' });
+    return;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: `must use http:// or https://, got "${url.protocol}"` });
+  else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'must not carry credentials: use OTOG_S3_ACCESS_KEY_ID and OTOG_S3_SECRET_ACCESS_KEY' });
+});
+
+/** The S3 variables other than the bucket: meaningless without it, so setting one alone is an error. */
+const S3_DETAILS = ['OTOG_S3_ENDPOINT', 'OTOG_S3_REGION', 'OTOG_S3_ACCESS_KEY_ID', 'OTOG_S3_SECRET_ACCESS_KEY', 'OTOG_S3_PREFIX', 'OTOG_S3_FORCE_PATH_STYLE'] as const;
+
 export const apiConfigShape = {
   /** Comma-separated subset of ROLES; all of them when unset (`npm start` on one machine). */
   OTOG_ROLES: roleList,
@@ -100,6 +116,29 @@ export const apiConfigShape = {
   OFFLINE_MODE: booleanFlag.default(false),
   /** The web app re-reads its session this often (seconds) besides on focus and other tabs' notices; 0 = never. */
   WEB_SESSION_POLL_SECONDS: z.coerce.number().int('must be a whole number of seconds').min(0).max(86_400).default(0),
+  /**
+   * Files shared by every node (statements, test data, attachments, avatars) go to this S3 bucket (AWS,
+   * MinIO, any S3-compatible store); unset: OTOG_DATA_DIR/objects on this machine.
+   */
+  OTOG_S3_BUCKET: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens')
+    .optional(),
+  /** An S3-compatible service's URL (e.g. http://minio:9000); unset: AWS S3 in OTOG_S3_REGION. */
+  OTOG_S3_ENDPOINT: httpUrl.optional(),
+  OTOG_S3_REGION: z.string().trim().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1').default('us-east-1'),
+  /** Both or neither; unset, the AWS SDK's own chain applies (AWS_ACCESS_KEY_ID..., an instance role). */
+  OTOG_S3_ACCESS_KEY_ID: z.string().trim().min(1, 'must not be empty').optional(),
+  OTOG_S3_SECRET_ACCESS_KEY: z.string().min(1, 'must not be empty').optional(),
+  /** Prepended to every object's key (a `/` is added), so deployments can share a bucket. */
+  OTOG_S3_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[\w.-]+(\/[\w.-]+)*\/?$/, 'must be a key prefix such as otog/ (letters, digits, . _ - separated by /)')
+    .optional(),
+  /** Bucket in the URL's path, not its host name: MinIO and most self-hosted stores need it. Default: true when OTOG_S3_ENDPOINT is set. */
+  OTOG_S3_FORCE_PATH_STYLE: booleanFlag.optional(),
   /** Signs access tokens and file URLs. When unset, a random one is kept in OTOG_DATA_DIR/secrets (mode 0600). */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
@@ -166,6 +205,11 @@ export function readApiConfig(env: Record<string, string | undefined>): ApiConfi
   // The embedded Postgres belongs to one process; nodes that split the roles share a real database.
   if (config.OTOG_ROLES.length < ROLES.length && !config.DATABASE_URL) {
     problems.push('OTOG_ROLES: running only some roles needs DATABASE_URL (the embedded Postgres serves a single process)');
+  }
+  if (!config.OTOG_S3_BUCKET) {
+    for (const name of S3_DETAILS) if (env[name] !== undefined) problems.push(`${name}: is set but OTOG_S3_BUCKET is not (S3 storage is used only with a bucket)`);
+  } else if ((config.OTOG_S3_ACCESS_KEY_ID === undefined) !== (config.OTOG_S3_SECRET_ACCESS_KEY === undefined)) {
+    problems.push('OTOG_S3_ACCESS_KEY_ID, OTOG_S3_SECRET_ACCESS_KEY: set both or neither');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

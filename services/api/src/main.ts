@@ -22,6 +22,7 @@ import { createMemoryPresence, createRedisPresence } from './realtime/presence.t
 import { startLocalWorker } from './judging/local-worker.ts';
 import { rotateLocalWorkerToken } from './judging/worker-tokens.ts';
 import { startJudging } from './judging/start-judging.ts';
+import { objectStorageFor } from './object-storage.ts';
 import { join } from 'node:path';
 import { apiSettingsFrom } from './api-settings.ts';
 import { createSessionGuard } from './modules/auth/session-guard.ts';
@@ -149,6 +150,15 @@ async function start(): Promise<void> {
     cleanups.push({ name: 'the ops server', run: ops.close });
   }
   ensurePrivateDataDir(config.OTOG_DATA_DIR);
+  const storage = objectStorageFor(config);
+  cleanups.push({ name: 'the object store client', run: async () => storage.close() });
+  // Only the api role reads and writes files: other nodes need not reach the bucket. Checked before
+  // anything else starts, so a wrong bucket, endpoint or key stops the start with the variable's name.
+  if (runs('api')) await storage.check();
+  logger.info(storage.where, config.OTOG_S3_BUCKET ? 'files in the S3 bucket' : 'files in the data directory');
+  if (config.OTOG_S3_BUCKET && !config.JWT_SECRET) {
+    logger.warn('OTOG_S3_BUCKET is set but JWT_SECRET is not: sign-ins and file links signed here work on no other node (each keeps its own secret)');
+  }
   let databaseUrl = config.DATABASE_URL;
   if (databaseUrl === undefined) {
     const postgres = await startEmbeddedPostgres({ dataDir: config.OTOG_DATA_DIR, logger, ownsSignals: true });
@@ -185,7 +195,7 @@ async function start(): Promise<void> {
   // The queue's claim and report routes are the api role's; its background sweeper the judge-queue role's.
   const judging = startJudging({
     runtime: platform,
-    dataDir: config.OTOG_DATA_DIR,
+    objects: storage.objects,
     leaseMs: config.JUDGE_LEASE_SECONDS * 1_000,
     maxAttempts: config.JUDGE_MAX_ATTEMPTS,
     logger,

@@ -104,6 +104,8 @@ export function multipartBody(form: NonNullable<CallOptions['form']>): { payload
 export async function startStack(
   options: {
     settings?: Partial<ApiSettings>;
+    /** The files' store (an S3 bucket, as nodes that share one have); by default a directory of this stack's. */
+    objects?: ObjectStore;
     worker?: { firstUid: number; slots?: number };
     /** Listens and serves the realtime channel, with Redis (REDIS_URL) under this namespace of keys. */
     realtime?: { namespace: string };
@@ -115,7 +117,7 @@ export async function startStack(
   const dir = mkdtempSync(join(tmpdir(), 'otog-api-'));
   // mkdtemp makes a 0700 directory; the sandbox's per-slot uids must be able to traverse to their boxes.
   chmodSync(dir, 0o711);
-  const objects = createLocalObjectStore(join(dir, 'objects'));
+  const objects = options.objects ?? createLocalObjectStore(join(dir, 'objects'));
   const queue = createJudgeQueue({ pool: runtime.pool, store: runtime.store, listener: runtime.listener, logger });
   const settings: ApiSettings = {
     ...DEFAULT_API_SETTINGS,

@@ -1,14 +1,8 @@
-import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { createLocalObjectStore } from '@otog/platform/storage/local-object-store';
+import type { ObjectStore } from '@otog/platform/storage/object-store';
 import type { PlatformRuntime } from '../platform-runtime.ts';
 import { createJudgeQueue } from './judge-queue.ts';
 import type { JudgingDependencies } from './internal-routes.ts';
-
-/** The objects directory of a data directory (test-data zips by sha256). */
-export function objectsDirOf(dataDir: string): string {
-  return join(dataDir, 'objects');
-}
 
 /**
  * The server's side of judging: the task queue behind the internal judge API (the `api` role) and, unless
@@ -17,7 +11,8 @@ export function objectsDirOf(dataDir: string): string {
  */
 export function startJudging(options: {
   runtime: PlatformRuntime;
-  dataDir: string;
+  /** Where the judges' test data is read (by hash): the server's object store. */
+  objects: ObjectStore;
   leaseMs: number;
   maxAttempts: number;
   logger?: Logger;
@@ -37,7 +32,7 @@ export function startJudging(options: {
   });
   const sweeper = options.sweeper === false ? undefined : queue.startSweeper(Math.min(5_000, Math.max(250, Math.floor(options.leaseMs / 4))));
   return {
-    deps: { pool: runtime.pool, queue, objects: createLocalObjectStore(objectsDirOf(options.dataDir)) },
+    deps: { pool: runtime.pool, queue, objects: options.objects },
     async stop() {
       queue.close();
       await sweeper?.stop();

@@ -26,6 +26,10 @@ export const redactedPaths = [
   '*.JWT_SECRET',
   'OTOG_ADMIN_PASSWORD',
   '*.OTOG_ADMIN_PASSWORD',
+  'secretAccessKey',
+  '*.secretAccessKey',
+  'OTOG_S3_SECRET_ACCESS_KEY',
+  '*.OTOG_S3_SECRET_ACCESS_KEY',
 ];
 
 export type { Logger };
