@@ -20,6 +20,9 @@ export const ReadinessSchema = z.object({
 });
 export type Readiness = z.infer<typeof ReadinessSchema>;
 
+/** A 503 from the readiness route: the report with an error body's `{message}`, as every error answer has. */
+export const NotReadySchema = ReadinessSchema.extend({ message: z.string() });
+
 /** The spec's App group, and the health probes [ours]. */
 export const appContract = {
   time: defineRoute({
@@ -52,6 +55,6 @@ export const appContract = {
     summary: 'Readiness [ours]: 200 when this node should get requests, 503 while it starts, stops or a dependency fails',
     tags: ['App'],
     access: { role: 'any', offline: 'public' },
-    responses: { 200: ReadinessSchema, 503: ReadinessSchema },
+    responses: { 200: ReadinessSchema, 503: NotReadySchema },
   }),
 } as const;

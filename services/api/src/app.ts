@@ -192,7 +192,8 @@ export function buildApp(options: AppOptions = {}) {
       const readiness = options.readiness ?? readinessOfDatabase(deps?.pool);
       serve(api, appContract.ready, async (_request, reply) => {
         const report = await readiness.report();
-        return reply.code(report.status === 'ready' ? 200 : 503).send(report);
+        if (report.status === 'ready') return reply.code(200).send(report);
+        return reply.code(503).send({ ...report, message: `Not ready: ${report.status}` });
       });
       if (deps) {
         await authRoutes(api, deps);
