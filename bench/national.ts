@@ -56,6 +56,7 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
         scoreboardReaders: 20,
         concurrency: 64,
         faults: faultPlan(contestMs, 7 + index),
+        settleMs: 180_000,
         logger: createLogger({ name: 'bench-national', level: 'warn' }),
       });
       runs.push({ ...config, report });
@@ -116,6 +117,9 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
         ],
       },
     ],
-    notes: failed.length > 0 ? [`Failed checks: ${failed.join('; ')}`] : [],
+    notes: [
+      ...(failed.length > 0 ? [`Failed checks: ${failed.join('; ')}`] : []),
+      ...runs.map(({ apiNodes, judges, report }) => `Refused submissions, ${apiNodes} API / ${judges} judges: ${JSON.stringify(report.submissions.refusals)}`),
+    ],
   };
 }
