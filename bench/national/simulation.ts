@@ -29,9 +29,10 @@ import { createNotificationListener } from '@otog/platform/db/listen';
 import { migrate } from '@otog/platform/db/migrate';
 import { createDbPool, sql, type DatabasePool } from '@otog/platform/db/pool';
 import { createEventStore } from '@otog/platform/eventstore/event-store';
+import { comparePositions } from '@otog/platform/eventstore/position';
+import { relayPosition } from '@otog/api/ops/role-metrics';
 import type { Logger } from '@otog/platform/log/logger';
 import { HEADERS, OTOG_TOPICS } from '@otog/platform/relay/kafka-messages';
-import { KAFKA_RELAY_NAME } from '@otog/platform/relay/kafka-relay';
 import { slotTableName } from '@otog/platform/runner/projection';
 import { listSlots } from '@otog/platform/runner/projection-slots';
 import { allProjections } from '@otog/projections';
@@ -104,7 +105,6 @@ const ContestIdRow = z.object({ id: z.number() });
 const CreatedRow = z.object({ submissionId: z.number(), copies: z.number() });
 const CountRow = z.object({ count: z.number() });
 const EventIdRow = z.object({ eventId: z.string() });
-const PositionRow = z.object({ txid: z.bigint(), gpos: z.bigint() });
 
 interface Contestant {
   readonly id: number;
@@ -190,7 +190,7 @@ async function compareWithReplay(pool: DatabasePool, databaseUrl: string, logger
   if (!live || !built) throw new Error(`no live and rebuilt ${SCORES} slots to compare`);
   const caughtUp = async () => {
     const now = (await listSlots(pool, SCORES)).find((slot) => slot.generation === live.generation)!;
-    return now.txid > built.txid || (now.txid === built.txid && now.gpos >= built.gpos);
+    return comparePositions(now, built) >= 0;
   };
   for (const deadline = Date.now() + settleMs; !(await caughtUp()) && Date.now() < deadline; ) await sleep(100);
   // A live slot still behind the rebuild differs by what it has not folded yet: a capacity finding, not a wrong fold.
@@ -206,12 +206,9 @@ async function compareWithReplay(pool: DatabasePool, databaseUrl: string, logger
 
 /** Waits (up to `limitMs`) until the relay has published the whole log, as far as it reached when called. */
 async function relayCaughtUp(pool: DatabasePool, limitMs: number): Promise<boolean> {
-  const head = await pool.one(sql.type(PositionRow)`SELECT txid::text::bigint AS txid, gpos FROM event_log ORDER BY txid DESC, gpos DESC LIMIT 1`);
+  const head = await createEventStore(pool, otogEventRegistry).headPosition();
   for (const deadline = Date.now() + limitMs; Date.now() < deadline; await sleep(100)) {
-    const relay = await pool.maybeOne(sql.type(PositionRow)`
-      SELECT last_txid::text::bigint AS txid, last_gpos AS gpos FROM consumer_checkpoints
-      WHERE consumer = ${KAFKA_RELAY_NAME} AND source = 'pglog' AND part = '*'`);
-    if (relay && (relay.txid > head.txid || (relay.txid === head.txid && relay.gpos >= head.gpos))) return true;
+    if (comparePositions(await relayPosition(pool), head) >= 0) return true;
   }
   return false;
 }

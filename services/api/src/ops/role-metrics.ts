@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
+import { LOG_START, type Position } from '@otog/platform/eventstore/position';
 import { KAFKA_RELAY_NAME } from '@otog/platform/relay/kafka-relay';
 import { allProjections } from '@otog/projections';
 import type { Role } from '../config.ts';
@@ -14,6 +15,14 @@ import type { ProcessMetrics } from './metrics.ts';
 
 const QueueRow = z.object({ state: z.string(), tasks: z.number(), oldest: z.number().nullable() });
 const CheckpointRow = z.object({ txid: z.bigint(), gpos: z.bigint() });
+
+/** How far the Kafka relay has published the log (the start of the log before its first batch). */
+export async function relayPosition(pool: DatabasePool): Promise<Position> {
+  const checkpoint = await pool.maybeOne(sql.type(CheckpointRow)`
+    SELECT last_txid::text::bigint AS txid, last_gpos AS gpos FROM consumer_checkpoints
+    WHERE consumer = ${KAFKA_RELAY_NAME} AND source = 'pglog' AND part = '*'`);
+  return checkpoint ?? LOG_START;
+}
 
 export function addRoleGauges(metrics: ProcessMetrics, deps: { pool: DatabasePool; store: EventStore; roles: readonly Role[] }): void {
   const { pool, store, roles } = deps;
@@ -61,12 +70,7 @@ export function addRoleGauges(metrics: ProcessMetrics, deps: { pool: DatabasePoo
     });
   }
   if (roles.includes('relay')) {
-    const relayLag = async () => {
-      const checkpoint = await pool.maybeOne(sql.type(CheckpointRow)`
-        SELECT last_txid::text::bigint AS txid, last_gpos AS gpos FROM consumer_checkpoints
-        WHERE consumer = ${KAFKA_RELAY_NAME} AND source = 'pglog' AND part = '*'`);
-      return lagOf(pool, checkpoint ?? { txid: 0n, gpos: 0n });
-    };
+    const relayLag = async () => lagOf(pool, await relayPosition(pool));
     metrics.addGauge({
       name: 'otog_relay_lag_events',
       help: 'Events of the log not yet published to Kafka (capped)',
