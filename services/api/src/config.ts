@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ConfigError, logLevel, parseConfig, port, postgresUrl } from '@otog/platform/config/define-config';
+import { ConfigError, logLevel, parseConfig, port, postgresUrl, urlVariable } from '@otog/platform/config/define-config';
 
 /** The checkout's root: the default data directory belongs to the checkout, wherever the process is started from. */
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -39,36 +39,26 @@ const roleList = z
   .optional()
   .transform((roles): readonly Role[] => roles ?? ROLES);
 
-/** A redis:// or rediss:// URL, checked for shape so a typo fails at start with the variable's name. */
-const redisUrl = z.string().superRefine((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'is not a valid URL (expected redis://[:password@]host:port[/db])' });
-    return;
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    ctx.addIssue({ code: 'custom', message: `must use the redis:// or rediss:// scheme, got "${url.protocol}"` });
-  } else if (!url.hostname) {
-    ctx.addIssue({ code: 'custom', message: 'has no host' });
-  }
+/** A redis:// or rediss:// URL. */
+const redisUrl = urlVariable('redis://[:password@]host:port[/db]', (url) => {
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return `must use the redis:// or rediss:// scheme, got "${url.protocol}"`;
+  if (!url.hostname) return 'has no host';
+  return undefined;
 });
 
 const booleanFlag = z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((value) => value === 'true' || value === '1');
 
 /** An http(s) base URL such as http://minio:9000 (an S3-compatible service). */
-const httpUrl = z.string().trim().superRefine((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'is not a valid URL (expected http(s)://host[:port])' });
-    return;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: `must use http:// or https://, got "${url.protocol}"` });
-  else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'must not carry credentials: use OTOG_S3_ACCESS_KEY_ID and OTOG_S3_SECRET_ACCESS_KEY' });
-});
+const httpUrl = z
+  .string()
+  .trim()
+  .pipe(
+    urlVariable('http(s)://host[:port]', (url) => {
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must use http:// or https://, got "${url.protocol}"`;
+      if (url.username || url.password) return 'must not carry credentials: use OTOG_S3_ACCESS_KEY_ID and OTOG_S3_SECRET_ACCESS_KEY';
+      return undefined;
+    }),
+  );
 
 /** The S3 variables other than the bucket: meaningless without it, so setting one alone is an error. */
 const S3_DETAILS = ['OTOG_S3_ENDPOINT', 'OTOG_S3_REGION', 'OTOG_S3_ACCESS_KEY_ID', 'OTOG_S3_SECRET_ACCESS_KEY', 'OTOG_S3_PREFIX', 'OTOG_S3_FORCE_PATH_STYLE'] as const;

@@ -40,22 +40,30 @@ export function loadConfigOrExit<TShape extends z.ZodRawShape>(
   }
 }
 
-/** A postgres:// URL, checked for shape so a typo fails at start with the variable's name. */
-export const postgresUrl = z.string().superRefine((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'is not a valid URL (expected postgres://user:password@host:port/database)' });
-    return;
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    ctx.addIssue({ code: 'custom', message: `must use the postgres:// scheme, got "${url.protocol}"` });
-  } else if (!url.hostname) {
-    ctx.addIssue({ code: 'custom', message: 'has no host' });
-  } else if (url.pathname.length <= 1) {
-    ctx.addIssue({ code: 'custom', message: 'has no database name' });
-  }
+/**
+ * A URL variable, checked for shape so a typo fails at start with the variable's name: one that does not
+ * parse names the `expected` form; `problem` says what else is wrong with a parsed one, if anything.
+ */
+export function urlVariable(expected: string, problem: (url: URL) => string | undefined) {
+  return z.string().superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `is not a valid URL (expected ${expected})` });
+      return;
+    }
+    const message = problem(url);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+}
+
+/** A postgres:// URL. */
+export const postgresUrl = urlVariable('postgres://user:password@host:port/database', (url) => {
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return `must use the postgres:// scheme, got "${url.protocol}"`;
+  if (!url.hostname) return 'has no host';
+  if (url.pathname.length <= 1) return 'has no database name';
+  return undefined;
 });
 
 export const port = z.coerce.number().int().min(1).max(65535);
