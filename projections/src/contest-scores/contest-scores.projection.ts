@@ -13,11 +13,12 @@ import {
   RejudgeRequested,
   SubmissionCreated,
   SubmissionJudged,
+  type ScopeKind,
 } from '@otog/schemas/events';
 import { CellKeySchema, createJournalTable, journalRejudge, journalSubmission, journalVerdict, readJudgedEntries, type CellKey } from './journal-upkeep.ts';
 import { scoreCell } from './rules/journal.ts';
 
-type Tables = SlotTables<'settings' | 'problem_scores' | 'entries' | 'cells' | 'history'>;
+type Tables = SlotTables<'settings' | 'problem_scores' | 'deleted_problems' | 'entries' | 'cells' | 'history'>;
 type Tx = DatabaseTransactionConnection;
 
 /** "contest N's scoreboard changed": the board, score histories and prizes of that contest refetch. */
@@ -66,8 +67,12 @@ export const contestScoreFeed: NoticeFeed = {
 
 export const contestScoresProjection = defineProjection({
   name: 'contest_scores',
-  version: 1,
-  tables: ['settings', 'problem_scores', 'entries', 'cells', 'history'],
+  // 2: deleted problems are remembered, so the fold no longer depends on the order across scopes.
+  version: 2,
+  // A contest's events (its settings, submissions and verdicts) and the problems' scores and deletions, each
+  // in its own order: scaled, it reads those Kafka topics.
+  scopes: ['contest', 'problem'] satisfies ScopeKind[],
+  tables: ['settings', 'problem_scores', 'deleted_problems', 'entries', 'cells', 'history'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.settings} (
       contest_id    integer     PRIMARY KEY,
@@ -76,6 +81,7 @@ export const contestScoresProjection = defineProjection({
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.problem_scores} (
       problem_id  integer PRIMARY KEY,
       score       integer NOT NULL)`);
+    await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.deleted_problems} (problem_id integer PRIMARY KEY)`);
     await createJournalTable(tx, t.entries);
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.cells} (
       contest_id           integer     NOT NULL,
@@ -134,6 +140,7 @@ export const contestScoresProjection = defineProjection({
       for (const cell of cells) await rescore(tx, t, cell, context);
     },
     async [ProblemDeleted.type](tx, { data }, t, context) {
+      await tx.query(sql.unsafe`INSERT INTO ${t.deleted_problems} (problem_id) VALUES (${data.problemId}) ON CONFLICT DO NOTHING`);
       await tx.query(sql.unsafe`DELETE FROM ${t.entries} WHERE problem_id = ${data.problemId}`);
       const removed = await tx.any(sql.type(CellKeySchema)`
         DELETE FROM ${t.cells} WHERE problem_id = ${data.problemId}
@@ -146,7 +153,9 @@ export const contestScoresProjection = defineProjection({
       }
     },
     async [SubmissionCreated.type](tx, { data, occurredAt: at, streamPosition }, t) {
-      // Waiting submissions score nothing: the cell changes only when a verdict arrives.
+      // Waiting submissions score nothing: the cell changes only when a verdict arrives. A deleted problem's
+      // submission stays out even when it arrives after the deletion (Kafka interleaves scopes otherwise than the log).
+      if (await tx.exists(sql.unsafe`SELECT 1 FROM ${t.deleted_problems} WHERE problem_id = ${data.problemId}`)) return;
       await journalSubmission(tx, { entries: t.entries, contests: t.settings }, data, at, streamPosition);
     },
     async [RejudgeRequested.type](tx, { data, streamPosition }, t, context) {

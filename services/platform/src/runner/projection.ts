@@ -35,6 +35,13 @@ export interface ProjectionDefinition<TName extends string = string> {
   readonly version: number;
   /** The event types it folds, from its handlers: the only ones its consumer reads. */
   readonly handles: ReadonlySet<string>;
+  /**
+   * The scope kinds it folds (`contest`, `problem`), when its fold depends on the order of events within
+   * each scope only: such a projection may read the Kafka topics of those kinds, where scopes interleave
+   * differently from the log. Events of other kinds are passed over whatever the source. Undefined: it
+   * folds every scope in the log's global order, from the Postgres log only.
+   */
+  readonly scopes?: ReadonlySet<string>;
   readonly tables: readonly TName[];
   /** Creates the slot's tables (use IF NOT EXISTS; it may run more than once). */
   setup(tx: DatabaseTransactionConnection, tables: SlotTables<TName>): Promise<void>;
@@ -61,6 +68,8 @@ export interface BatchFold<TEvents, K extends keyof TEvents & string, TName exte
 interface SpecBase<TName extends string> {
   readonly name: string;
   readonly version: number;
+  /** See ProjectionDefinition.scopes. */
+  readonly scopes?: readonly string[];
   readonly tables: readonly TName[];
   setup(tx: DatabaseTransactionConnection, tables: SlotTables<TName>): Promise<void>;
 }
@@ -110,11 +119,16 @@ export function projectionOver<TEvents>() {
       };
     }
     if (handlers.size === 0) throw new Error(`projection ${spec.name} handles no event type`);
+    const scopes = spec.scopes ? new Set(spec.scopes) : undefined;
+    const fold = apply;
+    // Filtered here, so that every source (log, Kafka, a rebuild) folds exactly the same events.
+    if (scopes) apply = (tx, events, tables) => fold(tx, events.filter((event) => scopes.has(scopeKind(event.scope))), tables);
     return {
       name: spec.name,
       version: spec.version,
       tables: spec.tables,
       handles: new Set(handlers.keys()),
+      ...(scopes ? { scopes } : {}),
       setup: spec.setup,
       handlerOf: (type) => handlers.get(type),
       apply,
@@ -130,6 +144,11 @@ export function slotTables<TName extends string>(definition: ProjectionDefinitio
   return Object.fromEntries(
     definition.tables.map((table) => [table, sql.identifier([slotTableName(definition.name, generation, table)])]),
   ) as Record<TName, IdentifierSqlToken>;
+}
+
+/** `contest` of `contest:7`. */
+export function scopeKind(scope: string): string {
+  return scope.slice(0, scope.indexOf(':'));
 }
 
 /** The checkpoint name of a slot. */
