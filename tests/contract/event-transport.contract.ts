@@ -259,7 +259,7 @@ export function eventTransportContract(name: string, createHarness: () => Promis
       await expect(waiting).rejects.toThrow(poison.event.eventId);
 
       const checkpoints = (await h.pool.any(sql.unsafe`
-        SELECT status, error FROM consumer_checkpoints WHERE consumer = 'contract:fault' AND status <> 'running'`)) as readonly {
+        SELECT status, error FROM consumer_checkpoints WHERE consumer = 'contract:fault' AND status = 'faulted'`)) as readonly {
         status: string;
         error: { eventId: string; attempts: number; message: string };
       }[];

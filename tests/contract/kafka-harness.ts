@@ -4,7 +4,7 @@ import { createNotificationListener } from '@otog/platform/db/listen';
 import { createEventStore } from '@otog/platform/eventstore/event-store';
 import { HEADERS, OTOG_TOPICS, UnroutableScopeError, type TopicRouter } from '@otog/platform/relay/kafka-messages';
 import { createKafkaRelay } from '@otog/platform/relay/kafka-relay';
-import { createKafkaTransport } from '@otog/platform/transport/kafka-transport';
+import { createKafkaTransport, type KafkaTransport } from '@otog/platform/transport/kafka-transport';
 import type { EventTransport } from '@otog/platform/transport/event-transport';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { createTestDatabase } from '../support/test-db.ts';
@@ -35,6 +35,7 @@ export interface KafkaHarnessOptions {
  * log transport), consumed through the Kafka transport. Topics and consumer groups are unique per harness.
  */
 export interface KafkaHarness extends ContractHarness {
+  readonly transport: KafkaTransport;
   /** The Postgres-log transport the relay runs on (for handover tests). */
   readonly log: EventTransport;
 }
@@ -69,8 +70,9 @@ export async function createKafkaHarness(options: KafkaHarnessOptions): Promise<
   const relay = createKafkaRelay({ kafka, topicForScope });
   await relay.connect();
   const relaying = await log.subscribe(relay, { maxAttempts: 10 });
-  const transport = (groupIdPrefix: string) =>
-    createKafkaTransport({
+  const created: KafkaTransport[] = [];
+  const transport = (groupIdPrefix: string) => {
+    const made = createKafkaTransport({
       pool: db.pool,
       kafka,
       registry: testRegistry,
@@ -80,6 +82,9 @@ export async function createKafkaHarness(options: KafkaHarnessOptions): Promise<
       groupIdPrefix,
       ...(options.consumerConfig ? { consumerConfig: options.consumerConfig } : {}),
     });
+    created.push(made);
+    return made;
+  };
   let rewinds = 0;
   let republished = 0;
 
@@ -109,6 +114,7 @@ export async function createKafkaHarness(options: KafkaHarnessOptions): Promise<
       return 1 + republished;
     },
     async close() {
+      await Promise.all(created.map((made) => made.close()));
       await relaying.stop();
       await relay.disconnect();
       await listener.close();

@@ -60,13 +60,51 @@ describe('Kafka transport: handover from the Postgres log', () => {
         SELECT source, status, last_txid AS txid, last_gpos AS gpos FROM consumer_checkpoints
         WHERE consumer = 'handover:log-to-kafka'`)) as readonly (Position & { source: string; status: string })[];
       const lastBefore = before.reduce<Position>((max, event) => (comparePositions(event, max) > 0 ? event : max), LOG_START);
-      expect(rows.filter((row) => row.source === 'pglog')).toEqual([{ source: 'pglog', status: 'running', txid: lastBefore.txid, gpos: lastBefore.gpos }]);
+      // Retired at the handover: a log instance of the consumer can never fold again; its position stays.
+      expect(rows.filter((row) => row.source === 'pglog')).toEqual([{ source: 'pglog', status: 'retired', txid: lastBefore.txid, gpos: lastBefore.gpos }]);
       const partitions = rows.filter((row) => row.source === 'kafka');
       expect(partitions.length).toBeGreaterThan(0);
       for (const row of partitions) {
         expect(row.status).toBe('running');
         expect(comparePositions(row, lastBefore)).toBe(1);
       }
+    } finally {
+      await Promise.allSettled(subscriptions.map((subscription) => subscription.stop()));
+      await h.close();
+    }
+  });
+  it('stops a log instance of the consumer that is still running when Kafka takes over (a standby not yet switched)', async () => {
+    const h = await createKafkaHarness({ kafka, consumerConfig: MOCK_BROKER_CONSUMER_CONFIG });
+    const subscriptions: Subscription[] = [];
+    try {
+      const applied = new Map<string, string[]>();
+      const consumer = (via: string): EventConsumer => ({
+        name: 'handover:overlap',
+        async handle(_tx, events) {
+          for (const event of events) applied.set(event.eventId, [...(applied.get(event.eventId) ?? []), via]);
+        },
+      });
+      const scopes = ['user:o1', 'contest:o1', 'chat:o1'];
+      const write = async (round: number) => {
+        const results = await Promise.all(scopes.map((scope) => h.store.append(scope, [{ type: 'CounterIncremented', scope, data: { counter: scope, by: round } }])));
+        return results.flatMap((result, i) => result.events.map((event) => ({ ...event, scope: scopes[i]! })));
+      };
+      const first = await write(1);
+      const onLog = await h.log.subscribe(consumer('log'));
+      subscriptions.push(onLog);
+      await Promise.all(first.map((event) => onLog.waitFor(event, 30_000)));
+
+      // Kafka takes over while the log instance keeps running and more events arrive.
+      const onKafka = await h.transport.subscribe(consumer('kafka'));
+      subscriptions.push(onKafka);
+      const later: Array<AppendedEvent & { scope: string }> = [];
+      for (let round = 2; round <= 6; round += 1) later.push(...(await write(round)));
+      await Promise.all(later.map((event) => onKafka.waitFor(event, 30_000)));
+      await new Promise((resolve) => setTimeout(resolve, 600)); // the log instance's next polls
+
+      const all = [...first, ...later];
+      expect([...applied.keys()].sort()).toEqual(all.map((event) => event.eventId).sort());
+      expect([...applied.entries()].filter(([, vias]) => vias.length > 1)).toEqual([]);
     } finally {
       await Promise.allSettled(subscriptions.map((subscription) => subscription.stop()));
       await h.close();

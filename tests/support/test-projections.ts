@@ -10,10 +10,13 @@ const defineProjection = projectionOver<TestEventMap>();
  * so a test can hold a projector in the middle of a batch. `scale` multiplies what totals add: another fold
  * logic, for telling which code version folded a slot.
  */
-export function ledgerProjection(options: { name?: string; version?: number; blockOnSeq?: number; failOnBy?: number; scale?: number } = {}) {
+export function ledgerProjection(
+  options: { name?: string; version?: number; blockOnSeq?: number; failOnBy?: number; scale?: number; scopes?: readonly string[] } = {},
+) {
   return defineProjection({
     name: options.name ?? 'ledger',
     version: options.version ?? 1,
+    ...(options.scopes ? { scopes: options.scopes } : {}),
     tables: ['applied', 'totals'],
     async setup(tx, t) {
       await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.applied} (

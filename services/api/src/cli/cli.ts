@@ -9,7 +9,7 @@ import type { ProjectionDefinition } from '@otog/platform/runner/projection';
 import { slotConsumerName } from '@otog/platform/runner/projection';
 import { slotConsumer } from '@otog/platform/runner/projection-runner';
 import { createRebuildSlot, cutover, dropRetiredSlots, listSlots, RETIRED_GRACE_MS } from '@otog/platform/runner/projection-slots';
-import { skipNextEvent } from '@otog/platform/runner/skip';
+import { faultedPart, skipNextEvent } from '@otog/platform/runner/skip';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import { contestScoresProjection } from '@otog/projections';
 import { rebuildContestScores, type ContestRebuild } from '@otog/projections/contest-scores/contest-rebuild';
@@ -130,7 +130,8 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const slots = await listSlots(ctx.pool, definition.name);
       const version = values.version ? Number(values.version) : slots.find((s) => s.checkpointStatus === 'faulted')?.generation;
       if (!version) throw new UsageError(`${definition.name} has no faulted slot`);
-      const skipped = await skipNextEvent(ctx.pool, ctx.store, { consumer: slotConsumerName(definition.name, version), source: 'pglog', part: '*' });
+      const consumer = slotConsumerName(definition.name, version);
+      const skipped = await skipNextEvent(ctx.pool, ctx.store, (await faultedPart(ctx.pool, consumer)) ?? { consumer, source: 'pglog', part: '*' });
       ctx.logger.warn({ projection: definition.name, version, eventId: skipped.eventId, type: skipped.type }, 'event skipped by operator');
       print(`skipped ${skipped.type} ${skipped.eventId} at ${encodePosition(skipped)}; ${definition.name} v${version} resumes`);
       return 0;

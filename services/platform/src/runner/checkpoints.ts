@@ -98,6 +98,12 @@ export async function markFaulted(db: Queryable, key: CheckpointKey, error: { ev
     WHERE ${match(key)}`);
 }
 
+/** Stops a running checkpoint for good (its position stays readable): a slot retired, a log part handed over to Kafka. */
+export async function retireCheckpoint(db: Queryable, key: CheckpointKey): Promise<void> {
+  await db.query(sql.unsafe`
+    UPDATE consumer_checkpoints SET status = 'retired', updated_at = now() WHERE ${match(key)} AND status = 'running'`);
+}
+
 export async function readCheckpoint(db: Queryable, key: CheckpointKey): Promise<Checkpoint | null> {
   const row = await db.maybeOne(sql.unsafe`
     SELECT last_txid, last_gpos, status, error, kafka_offset FROM consumer_checkpoints WHERE ${match(key)}`);

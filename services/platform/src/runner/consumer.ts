@@ -14,6 +14,11 @@ export interface EventConsumer {
   readonly name: string;
   /** Event types the consumer wants; others only move the checkpoint. Omit for all types. */
   readonly types?: ReadonlySet<string>;
+  /**
+   * Scope kinds the consumer folds (a projection's `scopes`): a Kafka transport reads only their topics. The
+   * consumer itself passes over events of other kinds, so the log transport may still deliver them.
+   */
+  readonly scopeKinds?: ReadonlySet<string>;
   /** Take events as stored (schemaVersion and data not upcast): for consumers that forward them verbatim. */
   readonly storedData?: boolean;
   /** May return notices: the transport hands them on (BatchOutcome.notices) only after the batch committed. */

@@ -3,17 +3,24 @@ import type { DatabasePool } from '../db/pool.ts';
 import type { EventStore } from '../eventstore/event-store.ts';
 import { comparePositions, type Position } from '../eventstore/position.ts';
 import type { EventTransport, SubscribeOptions, Subscription } from '../transport/event-transport.ts';
+import type { KafkaTransport } from '../transport/kafka-transport.ts';
 import type { Notifier } from '../notices/notice.ts';
 import { readCheckpoint } from './checkpoints.ts';
 import { foldedCheck } from './wait.ts';
 import type { EventConsumer } from './consumer.ts';
-import { slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
+import { scopeKind, slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
 import { cutover, dropRetiredSlots, ensureCodeSlot, listSlots, RETIRED_GRACE_MS } from './projection-slots.ts';
 
 export interface ProjectionRunnerOptions {
   readonly pool: DatabasePool;
   readonly store: EventStore;
+  /** The Postgres log: what every slot folds from, unless it reads Kafka. */
   readonly transport: EventTransport;
+  /**
+   * Scaled mode: the live slots of projections that declare their `scopes` read those kinds' Kafka topics
+   * instead of the log, handed over where their log checkpoint is. Building slots still fold the log.
+   */
+  readonly kafka?: KafkaTransport;
   readonly projections: readonly ProjectionDefinition[];
   readonly logger?: Logger;
   /** How often slots are re-read (a rebuild or cutover done by another process is picked up). */
@@ -48,6 +55,7 @@ export function slotConsumer(definition: ProjectionDefinition, generation: numbe
   return {
     name: slotConsumerName(definition.name, generation),
     types: definition.handles,
+    ...(definition.scopes ? { scopeKinds: definition.scopes } : {}),
     handle: (tx, events) => definition.apply(tx, events, tables),
   };
 }
@@ -60,20 +68,33 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
   const { pool, store, transport, projections, logger } = options;
   const byName = new Map(projections.map((p) => [p.name, p]));
   if (byName.size !== projections.length) throw new Error('two projections share a name');
-  const running = new Map<string, { subscription: Subscription; projection: string; version: number }>();
+  const running = new Map<string, { subscription: Subscription; projection: string; version: number; source: EventTransport['kind'] }>();
   const notifier = options.notifier;
   /** The slot readers read, per projection, as of the last refresh: only it publishes notices. */
   const liveVersions = new Map<string, number>();
   /** Projections whose slots are all of another code version: said once, not at every refresh. */
   const idle = new Set<string>();
+  /** Slots handed over to Kafka that this process cannot fold (no Kafka here): said once. */
+  const stranded = new Set<string>();
+  const kafka = options.kafka;
+  /** Where a slot folds from: Kafka for the live slot of a projection that declares its scopes (and when Kafka is there). */
+  const sourceOf = (definition: ProjectionDefinition, version: number): EventTransport =>
+    kafka && definition.scopes && liveVersions.get(definition.name) === version ? kafka : transport;
   const dropAfterMs = options.dropRetiredAfterMs === undefined ? RETIRED_GRACE_MS : options.dropRetiredAfterMs;
   let stopped = false;
   let refreshing: Promise<void> | undefined;
 
   const subscribeSlot = async (definition: ProjectionDefinition, version: number) => {
     const name = slotConsumerName(definition.name, version);
-    if (running.has(name)) return;
-    const subscription = await transport.subscribe(slotConsumer(definition, version), {
+    const source = sourceOf(definition, version);
+    const current = running.get(name);
+    if (current?.source === source.kind) return;
+    if (current) {
+      // The slot went live: its log subscription stops before Kafka takes over from its checkpoint.
+      running.delete(name);
+      await current.subscription.stop();
+    }
+    const subscription = await source.subscribe(slotConsumer(definition, version), {
       ...options.subscribeOptions,
       onBatch: (batch) => {
         options.subscribeOptions?.onBatch?.(batch);
@@ -83,8 +104,8 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
         }
       },
     });
-    running.set(name, { subscription, projection: definition.name, version });
-    logger?.info({ projection: definition.name, version, transport: transport.kind }, 'projection slot started');
+    running.set(name, { subscription, projection: definition.name, version, source: source.kind });
+    logger?.info({ projection: definition.name, version, transport: source.kind }, 'projection slot started');
   };
 
   const refreshOnce = async () => {
@@ -92,7 +113,14 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
     for (const definition of projections) wanted.set(definition, await ensureCodeSlot(pool, definition));
     const slots = await listSlots(pool);
     liveVersions.clear();
-    for (const slot of slots) if (slot.state === 'live') liveVersions.set(slot.projection, slot.generation);
+    for (const slot of slots) {
+      if (slot.state === 'live') liveVersions.set(slot.projection, slot.generation);
+      const name = slotConsumerName(slot.projection, slot.generation);
+      if (!kafka && slot.source === 'kafka' && slot.state !== 'retired' && byName.get(slot.projection)?.version === slot.codeVersion && !stranded.has(name)) {
+        stranded.add(name);
+        logger?.error({ projection: slot.projection, generation: slot.generation }, 'this slot reads Kafka now and this process has no KAFKA_BROKERS: it folds nothing of it');
+      }
+    }
     for (const [definition, versions] of wanted) for (const version of versions) await subscribeSlot(definition, version);
     // Retired (or dropped) slots, whoever retired them, stop folding here.
     const folded = new Set([...wanted].flatMap(([definition, generations]) => generations.map((g) => slotConsumerName(definition.name, g))));
@@ -147,15 +175,23 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
   return {
     refresh,
     async waitFor(projection, event, timeoutMs = 10_000) {
+      const definition = byName.get(projection);
+      // A projection that declares its scopes does nothing with events of other kinds (and Kafka never brings them).
+      if (definition?.scopes && !definition.scopes.has(scopeKind(event.scope))) return;
       const [live] = (await listSlots(pool, projection)).filter((s) => s.state === 'live');
       if (!live) throw new Error(`projection ${projection} has no live slot`);
-      const entry = running.get(slotConsumerName(projection, live.generation));
+      const name = slotConsumerName(projection, live.generation);
+      const entry = running.get(name);
       if (entry) return entry.subscription.waitFor(event, timeoutMs);
       // The live slot is folded by another process (or older code): watch its checkpoint instead.
+      if (live.source === 'kafka') {
+        if (!kafka) throw new Error(`projection ${projection} reads Kafka and this process has no KAFKA_BROKERS to follow it`);
+        return kafka.waitForConsumer(name, event, timeoutMs);
+      }
       const deadline = Date.now() + timeoutMs;
-      const folded = foldedCheck(store, pool, byName.get(projection)?.handles);
+      const folded = foldedCheck(store, pool, definition?.handles);
       for (;;) {
-        const checkpoint = await readCheckpoint(pool, { consumer: slotConsumerName(projection, live.generation), source: 'pglog', part: '*' });
+        const checkpoint = await readCheckpoint(pool, { consumer: name, source: 'pglog', part: '*' });
         if (checkpoint && (await folded(checkpoint, event))) return;
         if (Date.now() > deadline) throw new Error(`projection ${projection} did not reach the position within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -26,6 +26,8 @@ export interface SlotInfo extends Position {
   readonly codeVersion: number;
   readonly state: SlotState;
   readonly retiredAt: string | null;
+  /** Where it folds from: the log, or (once handed over) Kafka. */
+  readonly source: 'pglog' | 'kafka';
   readonly checkpointStatus: CheckpointStatus | null;
   readonly error: unknown;
 }
@@ -196,32 +198,57 @@ export async function dropRetiredSlots(
   return dropped;
 }
 
-const SlotInfoRow = z.object({
+const SlotCheckpointRow = z.object({
   projection: z.string(),
   generation: z.number().int(),
   codeVersion: z.number().int(),
   state: SlotStateSchema,
   retiredAt: z.string().nullable(),
+  source: z.enum(['pglog', 'kafka']).nullable(),
   txid: z.bigint().nullable(),
   gpos: z.bigint().nullable(),
   status: z.enum(['running', 'faulted', 'retired']).nullable(),
   error: z.unknown(),
 });
 
+/**
+ * Every slot (of one projection, or all) with its checkpoint. A slot reading Kafka has a row per partition:
+ * its position is the newest event any partition applied (how far behind it is, is Kafka's consumer lag),
+ * and it is faulted when any partition is.
+ */
 export async function listSlots(db: Queryable, projection?: string): Promise<SlotInfo[]> {
-  const rows = await db.any(sql.type(SlotInfoRow)`
+  const rows = await db.any(sql.type(SlotCheckpointRow)`
     SELECT s.projection, s.version AS generation, s.code_version AS "codeVersion", s.state, s.retired_at AS "retiredAt",
-      c.last_txid AS txid, c.last_gpos AS gpos, c.status, c.error
+      c.source, c.last_txid AS txid, c.last_gpos AS gpos, c.status, c.error
     FROM projection_slots s
-    LEFT JOIN consumer_checkpoints c
-      ON c.consumer = 'projection:' || s.projection || ':v' || s.version AND c.source = 'pglog' AND c.part = '*'
+    LEFT JOIN consumer_checkpoints c ON c.consumer = 'projection:' || s.projection || ':v' || s.version
     ${projection ? sql.fragment`WHERE s.projection = ${projection}` : sql.fragment``}
-    ORDER BY s.projection, s.version`);
-  return rows.map(({ txid, gpos, status, error, ...slot }) => ({
-    ...slot,
-    txid: txid ?? 0n,
-    gpos: gpos ?? 0n,
-    checkpointStatus: status,
-    error: error ?? null,
-  }));
+    ORDER BY s.projection, s.version, c.source, c.part`);
+  const slots = new Map<string, (typeof rows)[number][]>();
+  for (const row of rows) {
+    const key = `${row.projection}:${row.generation}`;
+    slots.set(key, [...(slots.get(key) ?? []), row]);
+  }
+  return [...slots.values()].map((parts) => {
+    const { projection, generation, codeVersion, state, retiredAt } = parts[0]!;
+    const kafka = parts.filter((part) => part.source === 'kafka');
+    const read = kafka.length > 0 ? kafka : parts.filter((part) => part.source === 'pglog');
+    const position = read.reduce<Position>((newest, { txid, gpos }) => {
+      const at = txid === null || gpos === null ? LOG_START : { txid, gpos };
+      return comparePositions(at, newest) > 0 ? at : newest;
+    }, LOG_START);
+    const faulted = read.find((part) => part.status === 'faulted');
+    const status = faulted ? 'faulted' : read.length === 0 ? null : read.every((part) => part.status === 'retired') ? 'retired' : 'running';
+    return {
+      projection,
+      generation,
+      codeVersion,
+      state,
+      retiredAt,
+      source: kafka.length > 0 ? 'kafka' : 'pglog',
+      ...position,
+      checkpointStatus: status,
+      error: faulted?.error ?? null,
+    } satisfies SlotInfo;
+  });
 }

@@ -1,7 +1,17 @@
-import { sql, type DatabasePool } from '../db/pool.ts';
+import { z } from 'zod';
+import { sql, type DatabasePool, type Queryable } from '../db/pool.ts';
 import type { EventStore, StoredEvent } from '../eventstore/event-store.ts';
 import { comparePositions } from '../eventstore/position.ts';
 import { lockCheckpoint, type CheckpointKey } from './checkpoints.ts';
+
+const PartRow = z.object({ source: z.enum(['pglog', 'kafka']), part: z.string() });
+
+/** The faulted checkpoint row of a consumer (its log part, or one of its Kafka partitions), if any. */
+export async function faultedPart(db: Queryable, consumer: string): Promise<CheckpointKey | null> {
+  const row = await db.maybeOne(sql.type(PartRow)`
+    SELECT source, part FROM consumer_checkpoints WHERE consumer = ${consumer} AND status = 'faulted' ORDER BY source, part LIMIT 1`);
+  return row ? { consumer, ...row } : null;
+}
 
 /**
  * The explicit, operator-initiated way past a poison event: moves a faulted checkpoint onto the event it

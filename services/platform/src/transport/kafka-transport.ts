@@ -2,10 +2,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Admin, Consumer, ConsumerConfig, EachBatchPayload, Kafka, PartitionMetadata } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { EventRegistry } from '@otog/schemas/events';
-import type { DatabasePool, DatabaseTransactionConnection } from '../db/pool.ts';
+import { z } from 'zod';
+import { sql, type DatabasePool, type DatabaseTransactionConnection } from '../db/pool.ts';
 import type { NotificationListener } from '../db/listen.ts';
 import type { StoredEvent } from '../eventstore/event-store.ts';
-import { LOG_START, comparePositions } from '../eventstore/position.ts';
+import { comparePositions, type Position } from '../eventstore/position.ts';
 import {
   OTOG_TOPICS,
   decodeEventMessage,
@@ -20,6 +21,7 @@ import {
   lockCheckpoint,
   markFaulted,
   readCheckpoint,
+  retireCheckpoint,
   type Checkpoint,
   type CheckpointKey,
 } from '../runner/checkpoints.ts';
@@ -53,24 +55,139 @@ export interface KafkaTransportOptions {
   readonly logger?: Logger;
 }
 
+export interface KafkaTransport extends EventTransport {
+  readonly kind: 'kafka';
+  /**
+   * Resolves once the consumer named `consumer`, folded through Kafka by any process, has applied `event`:
+   * its checkpoint for the partition that carries the event's scope has passed it.
+   */
+  waitForConsumer(consumer: string, event: Position & { scope: string }, timeoutMs?: number): Promise<void>;
+  /** The topics a consumer reads: those of its scope kinds, else all the transport's topics. */
+  topicsOf(consumer: Pick<EventConsumer, 'scopeKinds'>): readonly string[];
+  /**
+   * Messages of the consumer's topics it has not applied yet, per partition (Kafka's consumer lag, from the
+   * Postgres checkpoints, which are the truth, rather than the group's committed offsets).
+   */
+  consumerLag(consumer: Pick<EventConsumer, 'name' | 'scopeKinds'>): Promise<PartitionLag[]>;
+  /** Disconnects the metadata client (subscriptions stop on their own). */
+  close(): Promise<void>;
+}
+
+export interface PartitionLag {
+  readonly topic: string;
+  readonly partition: number;
+  readonly messages: number;
+}
+
+/** The checkpoint row of one topic-partition of a consumer. */
+export const partitionCheckpointKey = (consumer: string, topic: string, partition: number): CheckpointKey => ({
+  consumer,
+  source: 'kafka',
+  part: `${topic}/${partition}`,
+});
+
 /** Kafka messages -> StoredEvent -> applyBatch, one Postgres checkpoint row per topic-partition. */
-export function createKafkaTransport(options: KafkaTransportOptions): EventTransport {
+export function createKafkaTransport(options: KafkaTransportOptions): KafkaTransport {
   const { pool, kafka, registry, listener, logger } = options;
   const topics = options.topics ?? OTOG_TOPICS;
   const topicForScope = options.topicForScope ?? defaultTopicForScope;
   const groupIdPrefix = options.groupIdPrefix ?? 'otog.';
 
+  /** One metadata client per transport, connected on first use (waits, consumer lag). */
+  let admin: Promise<Admin> | undefined;
+  const connectedAdmin = (): Promise<Admin> => {
+    admin ??= (async () => {
+      const client = kafka.admin();
+      await client.connect();
+      return client;
+    })().catch((error: unknown) => {
+      admin = undefined;
+      throw error;
+    });
+    return admin;
+  };
+
+  // Partition counts never change for our topics (that would move keys); one lookup per topic.
+  const partitionsOf = new Map<string, Promise<PartitionMetadata[]>>();
+  const fetchPartitions = (topic: string): Promise<PartitionMetadata[]> => {
+    let known = partitionsOf.get(topic);
+    if (!known) {
+      known = connectedAdmin()
+        .then((client) => client.fetchTopicMetadata({ topics: [topic] }))
+        .then(({ topics: [metadata] }) => {
+          if (!metadata || metadata.partitions.length === 0) throw new Error(`no metadata for topic ${topic}`);
+          return metadata.partitions;
+        });
+      known.catch(() => partitionsOf.delete(topic));
+      partitionsOf.set(topic, known);
+    }
+    return known;
+  };
+
+  const waitForConsumer = async (
+    consumer: string,
+    event: Position & { scope: string },
+    timeoutMs: number,
+    crashed: () => string | undefined = () => undefined,
+  ): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    const topic = topicForScope(event.scope);
+    const key = partitionCheckpointKey(consumer, topic, partitionForKey(topic, event.scope, await fetchPartitions(topic)));
+    const logKey: CheckpointKey = { consumer, source: 'pglog', part: '*' };
+    return waitForCheckpoint(
+      listener,
+      consumer,
+      async () => {
+        const crash = crashed();
+        if (crash) return { state: 'faulted', detail: `Kafka consumer crashed: ${crash}` };
+        const checkpoint = await readCheckpoint(pool, key);
+        if (!checkpoint) {
+          // Before the partition's first batch its row does not exist yet; it will start from the log
+          // checkpoint (handover), so what that one covers counts as reached.
+          const fromLog = await readCheckpoint(pool, logKey);
+          return fromLog && comparePositions(fromLog, event) >= 0 ? { state: 'reached' } : { state: 'pending' };
+        }
+        if (comparePositions(checkpoint, event) >= 0) return { state: 'reached' };
+        if (checkpoint.status === 'faulted') return { state: 'faulted', detail: JSON.stringify(checkpoint.error) };
+        return { state: 'pending' };
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+  };
+
+  const consumerLag = async (consumer: Pick<EventConsumer, 'name' | 'scopeKinds'>): Promise<PartitionLag[]> => {
+    const rows = await pool.any(sql.type(z.object({ part: z.string(), offset: z.bigint().nullable() }))`
+      SELECT part, kafka_offset AS "offset" FROM consumer_checkpoints WHERE consumer = ${consumer.name} AND source = 'kafka'`);
+    const applied = new Map(rows.map((row) => [row.part, row.offset]));
+    const client = await connectedAdmin();
+    const lags: PartitionLag[] = [];
+    for (const topic of topicsOf(consumer)) {
+      for (const { partition, high, low } of await client.fetchTopicOffsets(topic)) {
+        const offset = applied.get(`${topic}/${partition}`);
+        // `high` is the offset the next message will get; a partition never read owes everything it holds.
+        const next = offset === undefined || offset === null ? BigInt(low) : offset + 1n;
+        lags.push({ topic, partition, messages: Math.max(0, Number(BigInt(high) - next)) });
+      }
+    }
+    return lags;
+  };
+
+  const topicsOf = (consumer: Pick<EventConsumer, 'scopeKinds'>): readonly string[] =>
+    consumer.scopeKinds ? [...new Set([...consumer.scopeKinds].map((kind) => topicForScope(`${kind}:`)))] : topics;
+
   return {
     kind: 'kafka',
+    waitForConsumer: (consumer, event, timeoutMs = 10_000) => waitForConsumer(consumer, event, timeoutMs),
+    topicsOf,
+    consumerLag,
+    async close() {
+      if (admin) await (await admin.catch(() => undefined))?.disconnect();
+    },
     async subscribe(consumer: EventConsumer, subscribeOptions: SubscribeOptions = {}): Promise<Subscription> {
       const batchSize = subscribeOptions.batchSize ?? 500;
       const maxAttempts = subscribeOptions.maxAttempts ?? 5;
       const logKey: CheckpointKey = { consumer: consumer.name, source: 'pglog', part: '*' };
-      const partitionKey = (topic: string, partition: number): CheckpointKey => ({
-        consumer: consumer.name,
-        source: 'kafka',
-        part: `${topic}/${partition}`,
-      });
+      const partitionKey = (topic: string, partition: number) => partitionCheckpointKey(consumer.name, topic, partition);
       let running = true;
       let crashed: string | undefined;
 
@@ -84,11 +201,16 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
         if (existing) return existing;
         // Handover from the log: start where this consumer's pglog checkpoint is (everything at or below it
         // was applied, in log order), else at the log start. Locking that row waits out a pglog batch in
-        // flight. The row is left as it is (projection slots read it); the pglog instance must be stopped
-        // before the consumer moves to Kafka, or events past the seed would be applied by both.
+        // flight; retiring it stops every log instance of the consumer for good (their next step finds it not
+        // running), so nothing past the seed is applied by both. Its position stays: the seed of later partitions.
+        await ensureCheckpoint(tx, logKey);
         const fromLog = await lockCheckpoint(tx, logKey, { skipLocked: false });
-        await ensureCheckpoint(tx, key, fromLog ?? LOG_START);
-        if (fromLog) logger?.info({ consumer: consumer.name, part: key.part, from: fromLog }, 'Kafka partition starts at the log checkpoint');
+        if (!fromLog) throw new Error(`checkpoint * of ${key.consumer} vanished while being created`);
+        if (fromLog.status === 'running') {
+          await retireCheckpoint(tx, logKey);
+          logger?.info({ consumer: consumer.name, from: fromLog }, 'consumer handed over from the log to Kafka');
+        }
+        await ensureCheckpoint(tx, key, fromLog);
         const created = await lockCheckpoint(tx, key, { skipLocked: false });
         if (!created) throw new Error(`checkpoint ${key.part} of ${key.consumer} vanished while being created`);
         return created;
@@ -100,6 +222,26 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
         logger?.error({ consumer: consumer.name, part: key.part, ...detail }, 'consumer partition faulted; it stays stopped until skipped or rebuilt');
         subscribeOptions.onFault?.(detail);
       };
+
+      /**
+       * Partitions stopped on their checkpoint's status, with what resumes them: one faulted and then skipped
+       * by an operator (`projections skip`) runs again without a restart.
+       */
+      const stoppedParts = new Map<string, { key: CheckpointKey; resume: () => void }>();
+      const stopPartition = (key: CheckpointKey, payload: EachBatchPayload) => stoppedParts.set(key.part, { key, resume: payload.pause() });
+      const resumeTimer = setInterval(() => {
+        for (const [part, { key, resume }] of stoppedParts) {
+          readCheckpoint(pool, key)
+            .then((checkpoint) => {
+              if (checkpoint?.status !== 'running' || stoppedParts.get(part)?.resume !== resume) return;
+              stoppedParts.delete(part);
+              resume();
+              logger?.info({ consumer: consumer.name, part }, 'consumer partition resumes');
+            })
+            .catch(() => undefined);
+        }
+      }, 2_000);
+      resumeTimer.unref();
 
       /** Backoff that keeps the group membership alive (kafkajs only heartbeats when we call it). */
       const backoff = async (ms: number, payload: EachBatchPayload) => {
@@ -137,7 +279,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
           if (events.length === 0) {
             // Deterministic: retrying cannot help. Stop this partition, naming the message.
             await fault(key, undecodable!.eventId, undecodable!.message, 1);
-            payload.pause();
+            stopPartition(key, payload);
             return;
           }
 
@@ -160,7 +302,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
               const checkpoint = await readCheckpoint(pool, key);
               const culprit = events.find((event) => !checkpoint || comparePositions(event, checkpoint) > 0) ?? events[0]!;
               await fault(key, culprit.eventId, message, failures);
-              payload.pause();
+              stopPartition(key, payload);
               return;
             }
             await backoff(Math.min(50 * 2 ** failures, 5_000), payload);
@@ -168,7 +310,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
           }
           if (outcome === 'stopped') {
             // Faulted (here or by another member) or retired: consume nothing more from this partition.
-            payload.pause();
+            stopPartition(key, payload);
             return;
           }
           failures = 0;
@@ -200,7 +342,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
       await kafkaConsumer.connect();
       try {
         // A new group starts at the beginning of every partition: a new consumer name replays the log.
-        await kafkaConsumer.subscribe({ topics: [...topics], fromBeginning: true });
+        await kafkaConsumer.subscribe({ topics: [...topicsOf(consumer)], fromBeginning: true });
         await kafkaConsumer.run({
           autoCommit: false,
           eachBatchAutoResolve: false,
@@ -212,62 +354,14 @@ export function createKafkaTransport(options: KafkaTransportOptions): EventTrans
         throw error;
       }
 
-      // Partition counts never change for our topics (that would move keys); one lookup per topic.
-      let admin: Promise<Admin> | undefined;
-      const partitionsOf = new Map<string, Promise<PartitionMetadata[]>>();
-      const fetchPartitions = (topic: string): Promise<PartitionMetadata[]> => {
-        let known = partitionsOf.get(topic);
-        if (!known) {
-          admin ??= (async () => {
-            const client = kafka.admin();
-            await client.connect();
-            return client;
-          })().catch((error: unknown) => {
-            admin = undefined;
-            throw error;
-          });
-          known = admin
-            .then((client) => client.fetchTopicMetadata({ topics: [topic] }))
-            .then(({ topics: [metadata] }) => {
-              if (!metadata || metadata.partitions.length === 0) throw new Error(`no metadata for topic ${topic}`);
-              return metadata.partitions;
-            });
-          known.catch(() => partitionsOf.delete(topic));
-          partitionsOf.set(topic, known);
-        }
-        return known;
-      };
-
       return {
         consumer: consumer.name,
-        async waitFor(event, timeoutMs = 10_000) {
-          const deadline = Date.now() + timeoutMs;
-          const topic = topicForScope(event.scope);
-          const key = partitionKey(topic, partitionForKey(topic, event.scope, await fetchPartitions(topic)));
-          return waitForCheckpoint(
-            listener,
-            consumer.name,
-            async () => {
-              if (crashed) return { state: 'faulted', detail: `Kafka consumer crashed: ${crashed}` };
-              const checkpoint = await readCheckpoint(pool, key);
-              if (!checkpoint) {
-                // Before the partition's first batch its row does not exist yet; it will start from the log
-                // checkpoint (handover), so what that one covers counts as reached.
-                const fromLog = await readCheckpoint(pool, logKey);
-                return fromLog && comparePositions(fromLog, event) >= 0 ? { state: 'reached' } : { state: 'pending' };
-              }
-              if (comparePositions(checkpoint, event) >= 0) return { state: 'reached' };
-              if (checkpoint.status === 'faulted') return { state: 'faulted', detail: JSON.stringify(checkpoint.error) };
-              return { state: 'pending' };
-            },
-            Math.max(0, deadline - Date.now()),
-          );
-        },
+        waitFor: (event, timeoutMs = 10_000) => waitForConsumer(consumer.name, event, timeoutMs, () => crashed),
         async stop() {
           running = false;
+          clearInterval(resumeTimer);
           // Waits for the batch in hand, then leaves the group so the others take the partitions over.
           await kafkaConsumer.disconnect();
-          if (admin) await (await admin).disconnect();
         },
       };
     },
