@@ -56,6 +56,8 @@ describe('the API process config', () => {
       OTOG_LOCAL_JUDGE_SLOTS: 1,
       OTOG_SANDBOX: undefined,
       KAFKA_BROKERS: undefined,
+      OTOG_PROJECTION_SOURCE: 'log',
+      KAFKA_SESSION_TIMEOUT_MS: 10_000,
       REDIS_URL: undefined,
       JUDGE_LEASE_SECONDS: 60,
       JUDGE_MAX_ATTEMPTS: 3,
@@ -182,6 +184,14 @@ describe('the API process config', () => {
     // Asking for the relay without brokers is a mistake; the default set relays only when KAFKA_BROKERS is set.
     expect(problemsOf(() => readApiConfig({ ...db, OTOG_ROLES: 'projector,relay' }))).toEqual(['OTOG_ROLES: the relay role needs KAFKA_BROKERS']);
     expect(readApiConfig(db).KAFKA_BROKERS).toBeUndefined();
+    // Projections read Kafka only where there is a Kafka; a real broker refuses sessions under its minimum.
+    expect(problemsOf(() => readApiConfig({ ...db, OTOG_PROJECTION_SOURCE: 'kafka' }))).toEqual(['OTOG_PROJECTION_SOURCE: kafka needs KAFKA_BROKERS']);
+    expect(problemsOf(() => readApiConfig({ ...db, OTOG_PROJECTION_SOURCE: 'Kafka' }))[0]).toMatch(/^OTOG_PROJECTION_SOURCE: /);
+    expect(readApiConfig({ ...db, KAFKA_BROKERS: 'k:9092', OTOG_PROJECTION_SOURCE: 'kafka', KAFKA_SESSION_TIMEOUT_MS: '2500' })).toMatchObject({
+      OTOG_PROJECTION_SOURCE: 'kafka',
+      KAFKA_SESSION_TIMEOUT_MS: 2_500,
+    });
+    expect(problemsOf(() => readApiConfig({ ...db, KAFKA_SESSION_TIMEOUT_MS: '5s' }))[0]).toMatch(/^KAFKA_SESSION_TIMEOUT_MS: /);
     // Split roles share a real database: the embedded Postgres serves one process.
     expect(problemsOf(() => readApiConfig({ OTOG_ROLES: 'api' }))).toEqual([
       'OTOG_ROLES: running only some roles needs DATABASE_URL (the embedded Postgres serves a single process)',

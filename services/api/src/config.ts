@@ -96,6 +96,14 @@ export const apiConfigShape = {
     .regex(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, 'must be a comma-separated list of host:port')
     .transform((list) => list.split(','))
     .optional(),
+  /**
+   * Where the contest projections (scoreboard, score history, prizes) read events: `log` (the Postgres log,
+   * every deployment) or `kafka` (scaled: their Kafka topics, with consumer groups; needs KAFKA_BROKERS and a
+   * relay). Projections that need the log's global order (ratings) always read the log.
+   */
+  OTOG_PROJECTION_SOURCE: z.enum(['log', 'kafka']).default('log'),
+  /** How soon Kafka notices a dead consumer and gives its partitions to another (a real broker needs at least 6000). */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int('must be a whole number of milliseconds').min(1_000).max(300_000).default(10_000),
   /** When set, rate-limit counters live in this Redis, shared by every API node (else in each process's memory). */
   REDIS_URL: redisUrl.optional(),
   /** How long a judge worker's claim or heartbeat holds a task before another worker may take it over. */
@@ -191,6 +199,9 @@ export function readApiConfig(env: Record<string, string | undefined>): ApiConfi
   // Only an explicit list is checked: the default (every role) relays only when KAFKA_BROKERS is set.
   if (env.OTOG_ROLES !== undefined && config.OTOG_ROLES.includes('relay') && !config.KAFKA_BROKERS) {
     problems.push('OTOG_ROLES: the relay role needs KAFKA_BROKERS');
+  }
+  if (config.OTOG_PROJECTION_SOURCE === 'kafka' && !config.KAFKA_BROKERS) {
+    problems.push('OTOG_PROJECTION_SOURCE: kafka needs KAFKA_BROKERS');
   }
   // The embedded Postgres belongs to one process; nodes that split the roles share a real database.
   if (config.OTOG_ROLES.length < ROLES.length && !config.DATABASE_URL) {

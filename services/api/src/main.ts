@@ -179,11 +179,13 @@ async function start(): Promise<void> {
     logger,
     roles: config.OTOG_ROLES,
     ...(config.KAFKA_BROKERS ? { kafkaBrokers: config.KAFKA_BROKERS } : {}),
+    projectionsFromKafka: config.OTOG_PROJECTION_SOURCE === 'kafka',
+    kafkaSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
   });
   cleanups.push({ name: 'the projections', run: platform.stop });
   readiness.addCheck('database', () => platform.pool.query(sql.unsafe`SELECT 1`));
-  addRoleGauges(metrics, { pool: platform.pool, store: platform.store, roles: config.OTOG_ROLES });
+  addRoleGauges(metrics, { pool: platform.pool, store: platform.store, roles: config.OTOG_ROLES, kafka: platform.kafka });
   if (signalled) return;
 
   // Beside the projections it feeds: ContestEnded is how they learn that a contest's end has passed.
@@ -228,6 +230,7 @@ async function start(): Promise<void> {
     sessions: createSessionGuard({ pool: platform.pool, listener: platform.listener }),
     presence: redis ? createRedisPresence({ redis }) : createMemoryPresence(),
     ...(redis ? { redis } : {}),
+    ...(platform.kafka ? { kafka: platform.kafka } : {}),
   };
   await seedFirstStart(api);
   if (signalled) return;

@@ -6,6 +6,7 @@ import { createDbPool, type DatabasePool } from '@otog/platform/db/pool';
 import { createEventStore, type EventStore } from '@otog/platform/eventstore/event-store';
 import { startProjectionRunner, type ProjectionRunner } from '@otog/platform/runner/projection-runner';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
+import { createKafkaTransport, type KafkaTransport } from '@otog/platform/transport/kafka-transport';
 import { createKafkaNoticeFeeds, withFeeds, type KafkaNoticeFeeds } from '@otog/platform/notices/kafka-feed';
 import type { Notifier } from '@otog/platform/notices/notice';
 import { createPgNotifier } from '@otog/platform/notices/pg-notifier';
@@ -26,6 +27,8 @@ export interface PlatformRuntime {
   readonly listener: NotificationListener;
   /** Folds the read models with the `projector` role; without it folds nothing and only waits for them. */
   readonly projections: ProjectionRunner;
+  /** With projections reading Kafka: the transport (waits, consumer lag). */
+  readonly kafka: KafkaTransport | undefined;
   /** The judge-task reactor (SubmissionCreated / RejudgeRequested -> judge_tasks rows), with the `judge-queue` role. */
   readonly judgeTasks: Subscription | undefined;
   /**
@@ -46,6 +49,10 @@ export async function startPlatformRuntime(options: {
   databaseUrl: string;
   logger: Logger;
   kafkaBrokers?: readonly string[];
+  /** Contest projections read their Kafka topics (needs kafkaBrokers and a relay somewhere). */
+  projectionsFromKafka?: boolean;
+  /** Consumer group session timeout (ms): how soon a standby takes the partitions of a dead projector over. */
+  kafkaSessionTimeoutMs?: number;
   redisUrl?: string;
   roles?: readonly Role[];
 }): Promise<PlatformRuntime> {
@@ -63,10 +70,29 @@ export async function startPlatformRuntime(options: {
     feeds = createKafkaNoticeFeeds(new Kafka({ clientId: 'otog-feeds', brokers: [...options.kafkaBrokers], logLevel: logLevel.WARN }), noticeFeeds);
     await feeds.connect();
   }
+  let kafka: KafkaTransport | undefined;
+  if (options.projectionsFromKafka && options.kafkaBrokers?.length) {
+    const sessionTimeout = options.kafkaSessionTimeoutMs ?? 10_000;
+    kafka = createKafkaTransport({
+      pool,
+      kafka: new Kafka({ clientId: 'otog-projections', brokers: [...options.kafkaBrokers], logLevel: logLevel.WARN }),
+      registry: otogEventRegistry,
+      listener,
+      logger,
+      consumerConfig: {
+        sessionTimeout,
+        heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 4)),
+        rebalanceTimeout: Math.max(10_000, 2 * sessionTimeout),
+        // A fetch returns as soon as a message is there; this only bounds an idle partition's wait.
+        maxWaitTimeInMs: 100,
+      },
+    });
+  }
   const projections = await startProjectionRunner({
     pool,
     store,
     transport,
+    ...(kafka ? { kafka } : {}),
     projections: allProjections,
     // Without the role the runner folds nothing and answers waitFor from the checkpoints a projector moves.
     fold: projector,
@@ -88,6 +114,7 @@ export async function startPlatformRuntime(options: {
     store,
     listener,
     projections,
+    kafka,
     judgeTasks,
     notices,
     async stop() {
@@ -95,6 +122,7 @@ export async function startPlatformRuntime(options: {
       await relay?.disconnect();
       await judgeTasks?.stop();
       await projections.stop();
+      await kafka?.close();
       await feeds?.disconnect();
       await notices.close();
       await listener.close();

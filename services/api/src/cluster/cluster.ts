@@ -5,7 +5,8 @@
  *
  * - `projector-<i>`: OTOG_ROLES=projector,judge-queue. Every projection, the judge-task reactor and the
  *   contest-end scheduler are single-active by their checkpoint locks, so the second one is a standby
- *   that takes over when the first dies.
+ *   that takes over when the first dies. The contest projections read their Kafka topics in one consumer
+ *   group: the projectors split the partitions, and a dead one's partitions go to the others.
  * - `relay-1`: OTOG_ROLES=relay, the log to Kafka (restarted by the supervisor when it dies).
  * - `api-<i>`: OTOG_ROLES=api, HTTP and socket.io (across nodes through Redis), behind the load balancer.
  * - `judge-<i>`: judge workers, each with its token, its cgroup, uid range and cache, claiming through the
@@ -54,6 +55,11 @@ export interface ClusterOptions {
    * that answer without a sandbox.
    */
   judgeProgram?: string;
+  /**
+   * Where the contest projections read events: their Kafka topics (default, the design's scaled topology) or
+   * the Postgres log (to compare the two).
+   */
+  projectionSource?: 'log' | 'kafka';
   /** `unsafe` judges without a sandbox (development machines only). */
   sandbox?: 'bwrap' | 'unsafe' | undefined;
   adminUsername?: string;
@@ -141,6 +147,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       redisUrl = redis.url;
     }
     let kafkaBrokers = options.kafkaBrokers;
+    // The mock broker allows short group sessions: a dead projector's partitions move within seconds.
+    const sessionTimeoutMs = options.env?.KAFKA_SESSION_TIMEOUT_MS ?? (kafkaBrokers ? '10000' : '2500');
     if (!kafkaBrokers) {
       const kafka = await startKafkaMock({ brokers: 3, buildDir: join(dir, 'kafka') });
       undo.push(kafka.stop);
@@ -171,6 +179,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       KAFKA_BROKERS: kafkaBrokers,
+      OTOG_PROJECTION_SOURCE: options.projectionSource ?? 'kafka',
+      KAFKA_SESSION_TIMEOUT_MS: sessionTimeoutMs,
       OTOG_DATA_DIR: dir,
       HOST: '127.0.0.1',
       TRUST_PROXY: 'loopback',

@@ -1,5 +1,5 @@
 /**
- * `npm run cluster -- [--api 2] [--judges 2] [--projectors 2] [--judge-slots 1] [--port 8080] [--host 127.0.0.1] [--dir data/cluster]`
+ * `npm run cluster -- [--api 2] [--judges 2] [--projectors 2] [--judge-slots 1] [--projections-from kafka] [--port 8080] [--host 127.0.0.1] [--dir data/cluster]`
  *
  * The scaled topology on this machine (see cluster.ts): prints the load balancer's URL, each API node's
  * own URL and where the logs are, and stops everything on Ctrl-C. DATABASE_URL, REDIS_URL and KAFKA_BROKERS
@@ -12,11 +12,12 @@ import { createLogger } from '@otog/platform/log/logger';
 import { repoRoot } from '../config.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 
-const USAGE = `Usage: npm run cluster -- [--api N] [--judges N] [--projectors N] [--judge-slots N] [--port P] [--host H] [--dir D]
+const USAGE = `Usage: npm run cluster -- [--api N] [--judges N] [--projectors N] [--judge-slots N] [--projections-from S] [--port P] [--host H] [--dir D]
   --api          API nodes behind the load balancer (default 2)
   --judges       judge workers (default 2)
   --projectors   projector processes: one active per projection, the rest standbys (default 2)
   --judge-slots  sandbox slots per judge (default 1)
+  --projections-from  where the contest projections read events: kafka (default) or log
   --port         the load balancer's port (default 8080; 0 takes a free one)
   --host         the load balancer's address (default 127.0.0.1)
   --dir          data, logs and the embedded Postgres (default <checkout>/data/cluster)`;
@@ -30,6 +31,8 @@ function count(name: string, value: string | undefined, fallback: number, min: n
 
 const isSandboxMode = (value: string | undefined): value is 'bwrap' | 'unsafe' | undefined => value === undefined || value === 'bwrap' || value === 'unsafe';
 
+const isProjectionSource = (value: string): value is 'kafka' | 'log' => value === 'kafka' || value === 'log';
+
 function readOptions() {
   const { values } = parseArgs({
     options: {
@@ -37,6 +40,7 @@ function readOptions() {
       judges: { type: 'string' },
       projectors: { type: 'string' },
       'judge-slots': { type: 'string' },
+      'projections-from': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       dir: { type: 'string' },
@@ -49,6 +53,8 @@ function readOptions() {
   }
   const sandbox = process.env.OTOG_SANDBOX;
   if (!isSandboxMode(sandbox)) throw new Error(`OTOG_SANDBOX must be bwrap or unsafe, got ${JSON.stringify(sandbox)}`);
+  const projectionSource = values['projections-from'] ?? 'kafka';
+  if (!isProjectionSource(projectionSource)) throw new Error(`--projections-from must be kafka or log, got ${JSON.stringify(projectionSource)}`);
   const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   return {
     apiNodes: count('api', values.api, 2, 1, 16),
@@ -59,6 +65,7 @@ function readOptions() {
     host: values.host ?? '127.0.0.1',
     dir: resolve(values.dir ?? resolve(repoRoot, 'data/cluster')),
     sandbox,
+    projectionSource,
     env,
   };
 }

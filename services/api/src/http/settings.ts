@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Presence } from '../realtime/presence.ts';
 import type { Logger } from 'pino';
+import type { KafkaTransport } from '@otog/platform/transport/kafka-transport';
 import type { DatabasePool } from '@otog/platform/db/pool';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
 import type { ProjectionRunner } from '@otog/platform/runner/projection-runner';
@@ -69,6 +70,8 @@ export interface ApiDependencies {
   readonly redis?: Redis;
   /** Who is connected to the realtime channel (GET /user/online); absent: nobody is. */
   readonly presence?: Presence;
+  /** Present when projections read Kafka (scaled): the status page reports their consumer lag through it. */
+  readonly kafka?: KafkaTransport;
 }
 
 export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {

@@ -1,6 +1,6 @@
 /**
  * The gauges each role adds to its process's metrics, read from the database when scraped: the judge
- * queue (judge-queue role), projection lag (projector), relay lag (relay). Every process with the role
+ * queue (judge-queue role), projection lag and Kafka consumer lag (projector), relay lag (relay). Every process with the role
  * reports the same shared figures, so standbys can be scraped and alerted on like the active one.
  */
 import { z } from 'zod';
@@ -8,6 +8,9 @@ import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
 import { LOG_START, type Position } from '@otog/platform/eventstore/position';
 import { KAFKA_RELAY_NAME } from '@otog/platform/relay/kafka-relay';
+import { slotConsumer } from '@otog/platform/runner/projection-runner';
+import { listSlots } from '@otog/platform/runner/projection-slots';
+import type { KafkaTransport } from '@otog/platform/transport/kafka-transport';
 import { allProjections } from '@otog/projections';
 import type { Role } from '../config.ts';
 import { lagOf, readProjectionStatus } from '../modules/admin/projection-status.ts';
@@ -24,8 +27,11 @@ export async function relayPosition(pool: DatabasePool): Promise<Position> {
   return checkpoint ?? LOG_START;
 }
 
-export function addRoleGauges(metrics: ProcessMetrics, deps: { pool: DatabasePool; store: EventStore; roles: readonly Role[] }): void {
-  const { pool, store, roles } = deps;
+export function addRoleGauges(
+  metrics: ProcessMetrics,
+  deps: { pool: DatabasePool; store: EventStore; roles: readonly Role[]; kafka?: KafkaTransport | undefined },
+): void {
+  const { pool, store, roles, kafka } = deps;
   if (roles.includes('judge-queue')) {
     const queue = async () =>
       pool.any(sql.type(QueueRow)`
@@ -47,8 +53,7 @@ export function addRoleGauges(metrics: ProcessMetrics, deps: { pool: DatabasePoo
     });
   }
   if (roles.includes('projector')) {
-    const registered = new Set(allProjections.map((projection) => projection.name));
-    const slots = async () => (await readProjectionStatus(pool, store, registered)).slots.filter((slot) => slot.status !== 'retired');
+    const slots = async () => (await readProjectionStatus(pool, store, allProjections, kafka)).slots.filter((slot) => slot.status !== 'retired');
     const labels = (slot: { projection: string; generation: number; state: string }) => ({ projection: slot.projection, generation: String(slot.generation), state: slot.state });
     metrics.addGauge({
       name: 'otog_projection_lag_events',
@@ -67,6 +72,26 @@ export function addRoleGauges(metrics: ProcessMetrics, deps: { pool: DatabasePoo
       help: '1 when a projection slot stopped on an event it cannot fold',
       labelNames: ['projection', 'generation', 'state'],
       read: async () => (await slots()).map((slot) => ({ labels: labels(slot), value: slot.status === 'faulted' ? 1 : 0 })),
+    });
+  }
+  if (roles.includes('projector') && kafka) {
+    metrics.addGauge({
+      name: 'otog_kafka_consumer_lag_messages',
+      help: 'Messages of its Kafka topics a projection slot reading Kafka has not applied yet, per partition',
+      labelNames: ['projection', 'generation', 'topic', 'partition'],
+      read: async () => {
+        const reading = (await listSlots(pool)).filter((slot) => slot.source === 'kafka' && slot.state !== 'retired');
+        const samples = [];
+        for (const slot of reading) {
+          const definition = allProjections.find((projection) => projection.name === slot.projection);
+          if (!definition) continue;
+          for (const lag of await kafka.consumerLag(slotConsumer(definition, slot.generation))) {
+            const labels = { projection: slot.projection, generation: String(slot.generation), topic: lag.topic, partition: String(lag.partition) };
+            samples.push({ labels, value: lag.messages });
+          }
+        }
+        return samples;
+      },
     });
   }
   if (roles.includes('relay')) {

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
 import { encodePosition, type Position } from '@otog/platform/eventstore/position';
-import { slotConsumerName } from '@otog/platform/runner/projection';
+import { slotConsumerName, type ProjectionDefinition } from '@otog/platform/runner/projection';
+import { slotConsumer } from '@otog/platform/runner/projection-runner';
+import type { KafkaTransport } from '@otog/platform/transport/kafka-transport';
 import { listSlots, type SlotInfo } from '@otog/platform/runner/projection-slots';
 import { PROJECTION_LAG_COUNT_MAX, type ProjectionSlot, type ProjectionSlotStatus, type ProjectionStatus } from '@otog/schemas/api/admin';
 
@@ -31,19 +33,36 @@ function statusOf(slot: SlotInfo): ProjectionSlotStatus {
 
 const UpdatedRow = z.object({ consumer: z.string(), updatedAt: z.string() });
 
-export async function readProjectionStatus(pool: DatabasePool, store: EventStore, registered: ReadonlySet<string>): Promise<ProjectionStatus> {
+/**
+ * A slot reading Kafka is behind by its consumer lag, in messages: its partitions move independently, so
+ * no one log position says how far it is. Without Kafka in this process that is unknown (null).
+ */
+async function kafkaLagOf(slot: SlotInfo, projections: readonly ProjectionDefinition[], kafka: KafkaTransport | undefined) {
+  const definition = projections.find((projection) => projection.name === slot.projection);
+  if (!kafka || !definition) return null;
+  const lags = await kafka.consumerLag(slotConsumer(definition, slot.generation));
+  return { events: lags.reduce((total, lag) => total + lag.messages, 0), seconds: null };
+}
+
+export async function readProjectionStatus(
+  pool: DatabasePool,
+  store: EventStore,
+  projections: readonly ProjectionDefinition[],
+  kafka?: KafkaTransport,
+): Promise<ProjectionStatus> {
   const [slots, head, updated, checkedAt] = await Promise.all([
     listSlots(pool),
     store.headPosition(),
     pool.any(sql.type(UpdatedRow)`
-      SELECT consumer, updated_at AS "updatedAt" FROM consumer_checkpoints WHERE source = 'pglog' AND part = '*' AND consumer LIKE 'projection:%'`),
+      SELECT consumer, max(updated_at) AS "updatedAt" FROM consumer_checkpoints WHERE consumer LIKE 'projection:%' GROUP BY consumer`),
     pool.oneFirst(sql.type(z.object({ now: z.string() }))`SELECT now() AS now`),
   ]);
+  const registered = new Set(projections.map((projection) => projection.name));
   const updatedAt = new Map(updated.map((row) => [row.consumer, row.updatedAt]));
   const rows: ProjectionSlot[] = [];
   for (const slot of slots) {
     const status = statusOf(slot);
-    const lag = status === 'retired' ? null : await lagOf(pool, slot);
+    const lag = status === 'retired' ? null : slot.source === 'kafka' ? await kafkaLagOf(slot, projections, kafka) : await lagOf(pool, slot);
     rows.push({
       projection: slot.projection,
       generation: slot.generation,
@@ -53,7 +72,7 @@ export async function readProjectionStatus(pool: DatabasePool, store: EventStore
       position: encodePosition(slot),
       eventsBehind: lag ? Math.min(lag.events, PROJECTION_LAG_COUNT_MAX) : null,
       eventsBehindCapped: lag !== null && lag.events > PROJECTION_LAG_COUNT_MAX,
-      secondsBehind: lag ? lag.seconds : null,
+      secondsBehind: lag?.seconds ?? null,
       updatedAt: updatedAt.get(slotConsumerName(slot.projection, slot.generation)) ?? null,
       error: slot.error === null || slot.error === undefined ? null : JSON.stringify(slot.error),
       registered: registered.has(slot.projection),

@@ -7,6 +7,5 @@ import { readProjectionStatus } from './projection-status.ts';
 
 /** [ours] The operator routes of the admin area (the access layer lets only admins through). */
 export async function adminRoutes(app: FastifyInstance, deps: ApiDependencies): Promise<void> {
-  const registered = new Set(allProjections.map((projection) => projection.name));
-  serve(app, contract.getProjectionStatus, async () => readProjectionStatus(deps.pool, deps.store, registered));
+  serve(app, contract.getProjectionStatus, async () => readProjectionStatus(deps.pool, deps.store, allProjections, deps.kafka));
 }
