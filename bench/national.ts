@@ -71,6 +71,7 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
   const figures: Figure[] = [
     { name: 'accepted submissions/s across 2 API nodes (under faults)', value: main.postMs.perSecond, unit: '/s', display: `${fixed(main.postMs.perSecond, 1)}/s`, summary: true },
     { name: 'POST /submission p99, 2 API nodes (under faults)', value: main.postMs.p99, unit: 'ms', display: `${fixed(main.postMs.p99)} ms`, summary: true },
+    { name: 'verdict → board committed p99, 2 API nodes', value: main.verdictToBoardMs.p99, unit: 'ms', display: `${fixed(main.verdictToBoardMs.p99)} ms`, summary: true },
     { name: `scoreboard GET p99, ${fixed(contestants)} contestants`, value: main.scoreboardGetMs.p99, unit: 'ms', display: `${fixed(main.scoreboardGetMs.p99)} ms`, summary: true },
     { name: 'end checks failed (of 6 per run)', value: failed.length, unit: '', display: String(failed.length), target: { op: '<=', value: 0, text: 'none' } },
   ];
@@ -81,9 +82,10 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
     id: 'national',
     title: `Simulated national contest: ${fixed(contestants)} contestants, faults injected`,
     method: [
-      `Topology (\`npm run cluster\`'s processes on this machine): N API nodes behind the cluster's load balancer, 2 projector processes (one standby), the relay, M simulated judge hosts (4 slots each; the real claim/complete protocol, verdicts after 20–200 ms, no sandbox), Postgres (the bench cluster, fsync off), Redis, the Kafka mock.`,
+      `Topology (\`npm run cluster\`'s processes on this machine): N API nodes behind the cluster's load balancer, 2 projector processes (the contest scores read from Kafka, their partitions split between the two; the other projections single-active with a standby), the relay, M simulated judge hosts (4 slots each; the real claim/complete protocol, verdicts after 20–200 ms, no sandbox), Postgres (the bench cluster, fsync off), Redis, the Kafka mock.`,
       `${fixed(contestants)} contestants seeded with sessions; ${perContestant} submissions each at moments drawn with a burst in the first tenth and the last twelfth of a ${contestMs / 1000} s contest, 64 in flight at most, retried with the same Idempotency-Key on errors; 20 scoreboard readers every 0.5 s; 200 chat clients through the balancer, 60 messages.`,
       'A process of a kind chosen in turn (API node, projector, relay, judge) is SIGKILLed every 10–30 s and restarted by the supervisor; recovery = kill → its ops /ready answers 200 again.',
+      'Verdict → board: for every ContestScoreChanged the projectors fed to Kafka after their batch committed, the time from the log event behind it (the verdict) being recorded to the message being produced; a board GET shows the change from then on.',
       'End checks per run: every 2xx submission exactly once in the log; all judged; contest_scores equals a rebuild from the log; every log event on its Kafka topic; every chat message at every client connected throughout; every killed process back.',
       'The contestants, readers and chat clients run in the bench process (bounded concurrency), not yet in separate client processes; the load generator shares the 2 cores with everything it measures.',
     ],
@@ -91,7 +93,7 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
     tables: [
       {
         title: 'Per topology',
-        header: ['API nodes / judges', 'submitted 2xx', 'accepted/s', 'POST p50 / p99 (ms)', 'retries', 'all judged within (ms)', 'queue wait p99 (s)', 'scoreboard GET p50 / p99 (ms)', 'chat fan-out p99 (ms)', 'kills (recovery ms)', 'checks'],
+        header: ['API nodes / judges', 'submitted 2xx', 'accepted/s', 'POST p50 / p99 (ms)', 'retries', 'all judged within (ms)', 'queue wait p99 (s)', 'verdict → board p50 / p99 (ms)', 'scoreboard GET p50 / p99 (ms)', 'chat fan-out p99 (ms)', 'kills (recovery ms)', 'checks'],
         rows: runs.map(({ apiNodes, judges, report }) => [
           `${apiNodes} / ${judges}`,
           `${fixed(report.submissions.accepted)} of ${fixed(report.submissions.intended)}`,
@@ -100,6 +102,7 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
           fixed(report.submissions.retries),
           fixed(report.judgedWithinMs),
           report.queueWaitP99Seconds === null ? '–' : `≤ ${report.queueWaitP99Seconds}`,
+          `${fixed(report.verdictToBoardMs.p50)} / ${fixed(report.verdictToBoardMs.p99)}`,
           `${fixed(report.scoreboardGetMs.p50)} / ${fixed(report.scoreboardGetMs.p99)}`,
           fixed(report.chat.fanOutP99Ms),
           report.faults.map((fault) => `${fault.process} ${fault.recoveredMs ?? 'never'}`).join(', '),
@@ -113,6 +116,7 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
           ['accepted/s', ratio(two.postMs.perSecond, one.postMs.perSecond), ratio(eight.postMs.perSecond, two.postMs.perSecond)],
           ['POST p99', ratio(two.postMs.p99, one.postMs.p99), ratio(eight.postMs.p99, two.postMs.p99)],
           ['all judged within', ratio(two.judgedWithinMs, one.judgedWithinMs), ratio(eight.judgedWithinMs, two.judgedWithinMs)],
+          ['verdict → board p99', ratio(two.verdictToBoardMs.p99, one.verdictToBoardMs.p99), ratio(eight.verdictToBoardMs.p99, two.verdictToBoardMs.p99)],
           ['scoreboard GET p99', ratio(two.scoreboardGetMs.p99, one.scoreboardGetMs.p99), ratio(eight.scoreboardGetMs.p99, two.scoreboardGetMs.p99)],
         ],
       },

@@ -34,8 +34,10 @@ import { relayPosition } from '@otog/api/ops/role-metrics';
 import type { Logger } from '@otog/platform/log/logger';
 import { HEADERS, OTOG_TOPICS } from '@otog/platform/relay/kafka-messages';
 import { slotTableName } from '@otog/platform/runner/projection';
+import { slotConsumer } from '@otog/platform/runner/projection-runner';
+import { createKafkaTransport } from '@otog/platform/transport/kafka-transport';
 import { listSlots } from '@otog/platform/runner/projection-slots';
-import { allProjections } from '@otog/projections';
+import { allProjections, contestScoreFeed } from '@otog/projections';
 import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { otogEventRegistry } from '@otog/schemas/events';
 import { mulberry32 } from '../../tests/support/mulberry32.ts';
@@ -81,6 +83,8 @@ export interface SimulationReport {
   readonly chat: { readonly sent: number; readonly steadyClients: number; readonly missing: number; readonly fanOutP99Ms: number };
   /** From the API nodes' otog_judge_queue_wait_seconds (a node restarted mid-run lost its earlier counts): the bucket bound holding the 99th percentile. */
   readonly queueWaitP99Seconds: number | null;
+  /** From a verdict recorded in the log to the changed score committed and fed to Kafka (verdictToBoard). */
+  readonly verdictToBoardMs: { readonly p50: number; readonly p99: number; readonly changes: number };
 }
 
 const percentile = (values: readonly number[], p: number) => {
@@ -165,10 +169,23 @@ async function rowsOf(pool: DatabasePool, generation: number, table: string): Pr
 /**
  * Builds contest_scores again from the whole log into a new slot (the operator's `projections rebuild
  * --no-cutover`), waits for the live slot to reach the same position, and names the tables that differ.
+ * A live slot reading Kafka has reached it when the relay has published that far and its consumer lag is 0.
  */
-async function compareWithReplay(pool: DatabasePool, databaseUrl: string, logger: Logger, settleMs: number): Promise<{ tables: number; differing: string[]; behind: boolean }> {
-  const listener = createNotificationListener(databaseUrl, logger);
+async function compareWithReplay(
+  pool: DatabasePool,
+  cluster: Pick<Cluster, 'databaseUrl' | 'kafkaBrokers'>,
+  logger: Logger,
+  settleMs: number,
+): Promise<{ tables: number; differing: string[]; behind: boolean; source: 'pglog' | 'kafka' }> {
+  const listener = createNotificationListener(cluster.databaseUrl, logger);
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const definition = allProjections.find((projection) => projection.name === SCORES)!;
+  const kafka = createKafkaTransport({
+    pool,
+    kafka: new Kafka({ clientId: 'otog-national-check', brokers: cluster.kafkaBrokers.split(','), logLevel: logLevel.NOTHING }),
+    registry: otogEventRegistry,
+    listener,
+  });
   try {
     const code = await runCli(['projections', 'rebuild', SCORES, '--no-cutover'], {
       pool,
@@ -178,32 +195,34 @@ async function compareWithReplay(pool: DatabasePool, databaseUrl: string, logger
       logger,
       out: sink,
       progress: sink,
-      migrate: () => migrate(databaseUrl),
+      migrate: () => migrate(cluster.databaseUrl),
     });
     if (code !== 0) throw new Error(`projections rebuild ${SCORES} exited with ${code}`);
+    const slots = await listSlots(pool, SCORES);
+    const live = slots.find((slot) => slot.state === 'live');
+    const built = slots.filter((slot) => slot.state === 'building').sort((a, b) => b.generation - a.generation)[0];
+    if (!live || !built) throw new Error(`no live and rebuilt ${SCORES} slots to compare`);
+    const caughtUp = async () => {
+      const now = (await listSlots(pool, SCORES)).find((slot) => slot.generation === live.generation)!;
+      if (now.source === 'pglog') return comparePositions(now, built) >= 0;
+      if (comparePositions(await relayPosition(pool), built) < 0) return false;
+      return (await kafka.consumerLag(slotConsumer(definition, live.generation))).every((lag) => lag.messages === 0);
+    };
+    for (const deadline = Date.now() + settleMs; !(await caughtUp()) && Date.now() < deadline; ) await sleep(100);
+    const source = (await listSlots(pool, SCORES)).find((slot) => slot.generation === live.generation)!.source;
+    // A live slot still behind the rebuild differs by what it has not folded yet: a capacity finding, not a wrong fold.
+    if (!(await caughtUp())) return { tables: 0, differing: [], behind: true, source };
+    const differing: string[] = [];
+    for (const table of definition.tables) {
+      const [a, b] = [await rowsOf(pool, live.generation, table), await rowsOf(pool, built.generation, table)];
+      if (JSON.stringify(a) !== JSON.stringify(b)) differing.push(`${table} (${a.length} live rows, ${b.length} rebuilt)`);
+    }
+    return { tables: definition.tables.length, differing, behind: false, source };
   } finally {
+    await kafka.close();
     await listener.close();
   }
-  const slots = await listSlots(pool, SCORES);
-  const live = slots.find((slot) => slot.state === 'live');
-  const built = slots.filter((slot) => slot.state === 'building').sort((a, b) => b.generation - a.generation)[0];
-  if (!live || !built) throw new Error(`no live and rebuilt ${SCORES} slots to compare`);
-  const caughtUp = async () => {
-    const now = (await listSlots(pool, SCORES)).find((slot) => slot.generation === live.generation)!;
-    return comparePositions(now, built) >= 0;
-  };
-  for (const deadline = Date.now() + settleMs; !(await caughtUp()) && Date.now() < deadline; ) await sleep(100);
-  // A live slot still behind the rebuild differs by what it has not folded yet: a capacity finding, not a wrong fold.
-  if (!(await caughtUp())) return { tables: 0, differing: [], behind: true };
-  const tables = allProjections.find((projection) => projection.name === SCORES)!.tables;
-  const differing: string[] = [];
-  for (const table of tables) {
-    const [a, b] = [await rowsOf(pool, live.generation, table), await rowsOf(pool, built.generation, table)];
-    if (JSON.stringify(a) !== JSON.stringify(b)) differing.push(`${table} (${a.length} live rows, ${b.length} rebuilt)`);
-  }
-  return { tables: tables.length, differing, behind: false };
 }
-
 /** Waits (up to `limitMs`) until the relay has published the whole log, as far as it reached when called. */
 async function relayCaughtUp(pool: DatabasePool, limitMs: number): Promise<boolean> {
   const head = await createEventStore(pool, otogEventRegistry).headPosition();
@@ -248,6 +267,45 @@ async function readTopics(brokers: string, expected: number): Promise<Map<string
   while (seen.size < expected && Date.now() - last < 15_000) await sleep(100);
   await consumer.disconnect();
   return seen;
+}
+
+/**
+ * Verdict → board: for every ContestScoreChanged the projectors fed to Kafka once their batch had committed,
+ * the time from the log event behind it (a verdict, a rejudge) being recorded to the message being produced.
+ * From then on a board GET shows the change.
+ */
+async function verdictToBoard(brokers: string, pool: DatabasePool): Promise<{ p50: number; p99: number; changes: number }> {
+  const kafka = new Kafka({ clientId: 'otog-national-check', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  const offsets = await admin.fetchTopicOffsets(contestScoreFeed.kafkaTopic).catch(() => []);
+  await admin.disconnect();
+  const expected = offsets.reduce((sum, { high, low }) => sum + Number(high) - Number(low), 0);
+  const produced: Array<{ position: string; at: number }> = [];
+  if (expected > 0) {
+    const consumer = kafka.consumer({ groupId: `otog-national-feed-${randomBytes(4).toString('hex')}`, maxWaitTimeInMs: 100 });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [contestScoreFeed.kafkaTopic], fromBeginning: true });
+    let last = Date.now();
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const value = JSON.parse(message.value?.toString() ?? '{}') as { position?: unknown };
+        if (typeof value.position === 'string') produced.push({ position: value.position, at: Number(message.timestamp) });
+        last = Date.now();
+      },
+    });
+    while (produced.length < expected && Date.now() - last < 10_000) await sleep(100);
+    await consumer.disconnect();
+  }
+  const recorded = new Map(
+    (
+      await pool.any(sql.type(z.object({ position: z.string(), at: z.number() }))`
+        SELECT txid::text || '/' || gpos AS position, extract(epoch FROM recorded_at)::float8 * 1000 AS at FROM event_log
+        WHERE txid::text || '/' || gpos = ANY(${sql.array([...new Set(produced.map((each) => each.position))], 'text')})`)
+    ).map((row) => [row.position, row.at]),
+  );
+  const delays = produced.flatMap(({ position, at }) => (recorded.has(position) ? [Math.max(0, at - recorded.get(position)!)] : []));
+  return { p50: Math.round(percentile(delays, 50)), p99: Math.round(percentile(delays, 99)), changes: delays.length };
 }
 
 export async function runNationalSimulation(options: SimulationOptions): Promise<SimulationReport> {
@@ -429,7 +487,8 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
     const duplicates = [...onTopics.values()].reduce((sum, copies) => sum + copies - 1, 0);
 
     const queueWaitP99Seconds = await queueWaitP99(cluster);
-    const replay = await compareWithReplay(pool, cluster.databaseUrl, options.logger, settleMs);
+    const verdictToBoardMs = await verdictToBoard(cluster.kafkaBrokers, pool);
+    const replay = await compareWithReplay(pool, cluster, options.logger, settleMs);
 
     const steady = chat.filter((client) => client.steady);
     const chatMissing = steady.reduce((sum, client) => sum + sentChats.filter((id) => !client.received.has(id)).length, 0);
@@ -440,7 +499,13 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
       {
         name: 'the scoreboard, histories and prizes equal a fresh replay of the log',
         ok: !replay.behind && replay.differing.length === 0,
-        detail: replay.behind ? `the live slot had not reached the rebuild's position ${settleMs / 1000} s later` : replay.differing.length === 0 ? `${replay.tables} tables equal` : `differ: ${replay.differing.join(', ')}`,
+        detail: `${replay.source === 'kafka' ? 'folded from Kafka' : 'folded from the log'}: ${
+          replay.behind
+            ? `the live slot had not reached the rebuild's position ${settleMs / 1000} s later`
+            : replay.differing.length === 0
+              ? `${replay.tables} tables equal`
+              : `differ: ${replay.differing.join(', ')}`
+        }`,
       },
       {
         name: 'every event of the log is on its Kafka topic',
@@ -461,6 +526,7 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
       kafka: { logEvents: logEvents.length, messages: [...onTopics.values()].reduce((a, b) => a + b, 0), missing, duplicates },
       chat: { sent: sentChats.length, steadyClients: steady.length, missing: chatMissing, fanOutP99Ms: percentile(fanOutMs, 99) },
       queueWaitP99Seconds,
+      verdictToBoardMs,
     };
   } finally {
     for (const socket of sockets) socket.disconnect();

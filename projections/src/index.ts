@@ -12,6 +12,7 @@ import { submissionsProjection } from './submissions/submissions.projection.ts';
 export {
   announcementsProjection,
   chatProjection,
+  contestScoreFeed,
   contestScoresProjection,
   contestsProjection,
   judgeProblemsProjection,

@@ -1,7 +1,8 @@
 /**
  * The national-contest simulation (bench/national) at a small scale, with one SIGKILL of each kind of
  * process during the contest: an API node, a projector, the relay and a judge host. Whatever was killed,
- * every submission that was answered 2xx is in the log once and judged, every event reached Kafka, and
+ * every submission that was answered 2xx is in the log once and judged, every event reached Kafka, the
+ * contest scores folded from Kafka (the projectors sharing its partitions) equal a replay of the log, and
  * every chat message reached the clients that stayed connected.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +45,7 @@ it('a compressed contest loses and doubles nothing while an API node, a projecto
     });
     console.log(JSON.stringify(report, null, 2));
     for (const check of report.checks) expect(check, check.detail).toMatchObject({ ok: true });
+    expect(report.checks.find((check) => check.name.startsWith('the scoreboard'))?.detail).toMatch(/^folded from Kafka: /);
     expect(report.faults.map((fault) => fault.process.replace(/-\d+$/, ''))).toEqual(['api', 'projector', 'relay', 'judge']);
     expect(report.submissions.accepted).toBe(report.submissions.intended);
     expect(report.chat.sent).toBe(8);
