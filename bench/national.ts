@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- --only national`: the simulated national contest (bench/national/simulation.ts) on
- * the cluster topology, three times — 1 API node and 2 simulated judges, 2 and 2, 2 and 8 — with a random
+ * the cluster topology, three times — 1 API node and 2 simulated judges, 2 and 2, 2 and 8, the contest
+ * projections reading Kafka — and once more as 2 and 2 with them on the Postgres log, with a random
  * process SIGKILLed every 10–30 s, to show how the figures move with API nodes and judges on this machine
  * and that the end checks hold under faults.
  */
@@ -32,12 +33,14 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
   const contestants = context.quick ? 1_000 : 10_000;
   const contestMs = context.quick ? 60_000 : 180_000;
   const perContestant = 2;
-  const configs = [
-    { apiNodes: 1, judges: 2 },
-    { apiNodes: 2, judges: 2 },
-    { apiNodes: 2, judges: 8 },
+  const configs: Array<{ apiNodes: number; judges: number; source: 'kafka' | 'log' }> = [
+    { apiNodes: 1, judges: 2, source: 'kafka' },
+    { apiNodes: 2, judges: 2, source: 'kafka' },
+    { apiNodes: 2, judges: 8, source: 'kafka' },
+    // The same as the second, with the contest projections on the Postgres log: what reading Kafka costs.
+    { apiNodes: 2, judges: 2, source: 'log' },
   ];
-  const runs: Array<{ apiNodes: number; judges: number; report: SimulationReport }> = [];
+  const runs: Array<{ apiNodes: number; judges: number; source: 'kafka' | 'log'; report: SimulationReport }> = [];
   for (const [index, config] of configs.entries()) {
     const database = await createBenchDatabase(context.adminUrl, `national${index}`, 2);
     const dir = mkdtempSync(join(tmpdir(), 'otog-bench-national-'));
@@ -57,17 +60,21 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
         concurrency: 64,
         faults: faultPlan(contestMs, 7 + index),
         settleMs: 180_000,
+        projectionSource: config.source,
         logger: createLogger({ name: 'bench-national', level: 'warn' }),
       });
       runs.push({ ...config, report });
-      process.stdout.write(`national ${config.apiNodes} API / ${config.judges} judges: ${JSON.stringify(report)}\n`);
+      process.stdout.write(`national ${config.apiNodes} API / ${config.judges} judges, ${config.source}: ${JSON.stringify(report)}\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await database.drop();
     }
   }
-  const main = runs.find((run) => run.apiNodes === 2 && run.judges === 2)!.report;
-  const failed = runs.flatMap((run) => run.report.checks.filter((check) => !check.ok).map((check) => `${run.apiNodes} API/${run.judges} judges: ${check.name} (${check.detail})`));
+  const label = (run: { apiNodes: number; judges: number; source: string }) => `${run.apiNodes} API / ${run.judges} judges, ${run.source}`;
+  const byConfig = (apiNodes: number, judges: number, source = 'kafka') =>
+    runs.find((run) => run.apiNodes === apiNodes && run.judges === judges && run.source === source)!.report;
+  const main = byConfig(2, 2);
+  const failed = runs.flatMap((run) => run.report.checks.filter((check) => !check.ok).map((check) => `${label(run)}: ${check.name} (${check.detail})`));
   const figures: Figure[] = [
     { name: 'accepted submissions/s across 2 API nodes (under faults)', value: main.postMs.perSecond, unit: '/s', display: `${fixed(main.postMs.perSecond, 1)}/s`, summary: true },
     { name: 'POST /submission p99, 2 API nodes (under faults)', value: main.postMs.p99, unit: 'ms', display: `${fixed(main.postMs.p99)} ms`, summary: true },
@@ -76,8 +83,7 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
     { name: 'end checks failed (of 6 per run)', value: failed.length, unit: '', display: String(failed.length), target: { op: '<=', value: 0, text: 'none' } },
   ];
   const ratio = (a: number, b: number) => (b > 0 ? `${fixed(a / b, 2)}×` : '–');
-  const byConfig = (apiNodes: number, judges: number) => runs.find((run) => run.apiNodes === apiNodes && run.judges === judges)!.report;
-  const [one, two, eight] = [byConfig(1, 2), byConfig(2, 2), byConfig(2, 8)];
+  const [one, two, eight, onLog] = [byConfig(1, 2), byConfig(2, 2), byConfig(2, 8), byConfig(2, 2, 'log')];
   return {
     id: 'national',
     title: `Simulated national contest: ${fixed(contestants)} contestants, faults injected`,
@@ -93,9 +99,9 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
     tables: [
       {
         title: 'Per topology',
-        header: ['API nodes / judges', 'submitted 2xx', 'accepted/s', 'POST p50 / p99 (ms)', 'retries', 'all judged within (ms)', 'queue wait p99 (s)', 'verdict → board p50 / p99 (ms)', 'scoreboard GET p50 / p99 (ms)', 'chat fan-out p99 (ms)', 'kills (recovery ms)', 'checks'],
-        rows: runs.map(({ apiNodes, judges, report }) => [
-          `${apiNodes} / ${judges}`,
+        header: ['API nodes / judges, projections from', 'submitted 2xx', 'accepted/s', 'POST p50 / p99 (ms)', 'retries', 'all judged within (ms)', 'queue wait p99 (s)', 'verdict → board p50 / p99 (ms)', 'scoreboard GET p50 / p99 (ms)', 'chat fan-out p99 (ms)', 'kills (recovery ms)', 'checks'],
+        rows: runs.map(({ report, ...run }) => [
+          label(run),
           `${fixed(report.submissions.accepted)} of ${fixed(report.submissions.intended)}`,
           fixed(report.postMs.perSecond, 1),
           `${fixed(report.postMs.p50)} / ${fixed(report.postMs.p99)}`,
@@ -111,19 +117,19 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
       },
       {
         title: 'Ratios',
-        header: ['figure', '2 API nodes ÷ 1', '8 judges ÷ 2'],
+        header: ['figure', '2 API nodes ÷ 1', '8 judges ÷ 2', 'Kafka ÷ log (2 / 2)'],
         rows: [
-          ['accepted/s', ratio(two.postMs.perSecond, one.postMs.perSecond), ratio(eight.postMs.perSecond, two.postMs.perSecond)],
-          ['POST p99', ratio(two.postMs.p99, one.postMs.p99), ratio(eight.postMs.p99, two.postMs.p99)],
-          ['all judged within', ratio(two.judgedWithinMs, one.judgedWithinMs), ratio(eight.judgedWithinMs, two.judgedWithinMs)],
-          ['verdict → board p99', ratio(two.verdictToBoardMs.p99, one.verdictToBoardMs.p99), ratio(eight.verdictToBoardMs.p99, two.verdictToBoardMs.p99)],
-          ['scoreboard GET p99', ratio(two.scoreboardGetMs.p99, one.scoreboardGetMs.p99), ratio(eight.scoreboardGetMs.p99, two.scoreboardGetMs.p99)],
+          ['accepted/s', ratio(two.postMs.perSecond, one.postMs.perSecond), ratio(eight.postMs.perSecond, two.postMs.perSecond), ratio(two.postMs.perSecond, onLog.postMs.perSecond)],
+          ['POST p99', ratio(two.postMs.p99, one.postMs.p99), ratio(eight.postMs.p99, two.postMs.p99), ratio(two.postMs.p99, onLog.postMs.p99)],
+          ['all judged within', ratio(two.judgedWithinMs, one.judgedWithinMs), ratio(eight.judgedWithinMs, two.judgedWithinMs), ratio(two.judgedWithinMs, onLog.judgedWithinMs)],
+          ['verdict → board p99', ratio(two.verdictToBoardMs.p99, one.verdictToBoardMs.p99), ratio(eight.verdictToBoardMs.p99, two.verdictToBoardMs.p99), ratio(two.verdictToBoardMs.p99, onLog.verdictToBoardMs.p99)],
+          ['scoreboard GET p99', ratio(two.scoreboardGetMs.p99, one.scoreboardGetMs.p99), ratio(eight.scoreboardGetMs.p99, two.scoreboardGetMs.p99), ratio(two.scoreboardGetMs.p99, onLog.scoreboardGetMs.p99)],
         ],
       },
     ],
     notes: [
       ...(failed.length > 0 ? [`Failed checks: ${failed.join('; ')}`] : []),
-      ...runs.map(({ apiNodes, judges, report }) => `Refused submissions, ${apiNodes} API / ${judges} judges: ${JSON.stringify(report.submissions.refusals)}`),
+      ...runs.map((run) => `Refused submissions, ${label(run)}: ${JSON.stringify(run.report.submissions.refusals)}`),
     ],
   };
 }

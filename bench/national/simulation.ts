@@ -64,6 +64,8 @@ export interface SimulationOptions {
   readonly seed?: number;
   /** How long after the last submission the checks wait for judging, folding and relaying to finish (default 120 s). */
   readonly settleMs?: number;
+  /** Where the contest projections read events (the cluster's default: Kafka). */
+  readonly projectionSource?: 'log' | 'kafka';
 }
 
 export interface Check {
@@ -324,6 +326,7 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
     databaseUrl: options.databaseUrl,
     adminPassword,
     env: { PATH: process.env.PATH ?? '', JWT_SECRET: jwtSecret, JUDGE_LEASE_SECONDS: '5', LOG_LEVEL: 'warn' },
+    ...(options.projectionSource ? { projectionSource: options.projectionSource } : {}),
     logger: options.logger,
   });
   const pool = await createDbPool(cluster.databaseUrl, { maximumPoolSize: 4 });

@@ -4,6 +4,7 @@ import { createEventStore, type StoredEvent } from '@otog/platform/eventstore/ev
 import { LOG_START } from '@otog/platform/eventstore/position';
 import { slotTables } from '@otog/platform/runner/projection';
 import { createRebuildSlot, ensureCodeSlot } from '@otog/platform/runner/projection-slots';
+import { mulberry32 } from '../support/mulberry32.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-db.ts';
 import { testRegistry } from '../support/test-events.ts';
 import { slotRows } from '../support/test-projections.ts';
@@ -14,18 +15,6 @@ beforeAll(async () => {
   db = await createTestDatabase();
 });
 afterAll(() => db.drop());
-
-/** A small seeded generator: every run tries the same orders, and a failure names its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** The log as Kafka may deliver it: each scope's events in log order, the scopes interleaved at random. */
 function interleaveScopes(log: readonly StoredEvent[], next: () => number): StoredEvent[] {
@@ -76,7 +65,7 @@ describe('projections read from Kafka: any interleaving of scopes gives the log 
       const expected = await dump(inLogOrder!);
 
       for (let seed = 1; seed <= 24; seed += 1) {
-        const next = random(seed);
+        const next = mulberry32(seed);
         const generation = await createRebuildSlot(db.pool, projection);
         await fold(generation, interleaveScopes(log, next), next);
         expect(await dump(generation), `${projection.name}, seed ${seed}`).toEqual(expected);
