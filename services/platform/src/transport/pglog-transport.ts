@@ -63,6 +63,19 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           wake = undefined;
           pending = false;
         });
+      // Another instance holds the consumer (it folds what the commits bring), or it is faulted or retired:
+      // wait the poll interval whatever commits arrive, instead of a transaction per commit that finds the
+      // row taken. Only a stop ends it early; a holder's death is noticed within the interval.
+      let endStandBy: (() => void) | undefined;
+      const standBy = (ms: number) =>
+        new Promise<void>((resolve) => {
+          if (!running) return resolve();
+          const timer = setTimeout(resolve, ms);
+          endStandBy = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        }).finally(() => (endStandBy = undefined));
 
       // Only the consumer's types leave Postgres; the checkpoint still moves past the others.
       const read = async (db: Queryable, after: Position, limit: number, decode = !consumer.storedData) =>
@@ -132,6 +145,10 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
             await sleep(Math.min(50 * 2 ** failures, 5_000));
             continue;
           }
+          if (result === 'locked' || result === 'stopped') {
+            await standBy(pollIntervalMs);
+            continue;
+          }
           if (typeof result === 'object') {
             subscribeOptions.onBatch?.(result);
             // A full batch may have more behind it. A short one reached the head: wait for the next
@@ -174,6 +191,7 @@ export function createPgLogTransport(options: PgLogTransportOptions): EventTrans
           running = false;
           off();
           wake?.();
+          endStandBy?.();
           await done;
         },
       };
