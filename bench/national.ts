@@ -93,7 +93,7 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
       'A process of a kind chosen in turn (API node, projector, relay, judge) is SIGKILLed every 10–30 s and restarted by the supervisor; recovery = kill → its ops /ready answers 200 again.',
       'Verdict → board: for every ContestScoreChanged the projectors fed to Kafka after their batch committed, the time from the log event behind it (the verdict) being recorded to the message being produced; a board GET shows the change from then on.',
       'End checks per run: every 2xx submission exactly once in the log; all judged; contest_scores equals a rebuild from the log; every log event on its Kafka topic; every chat message at every client connected throughout; every killed process back.',
-      'The contestants, readers and chat clients run in the bench process (bounded concurrency), not yet in separate client processes; the load generator shares the 2 cores with everything it measures.',
+      'The contestants submit from 4 client processes (16 in flight each); the readers and chat clients run in the bench process; the load generator shares the 2 cores with everything it measures.',
     ],
     figures,
     tables: [

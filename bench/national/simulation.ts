@@ -10,11 +10,12 @@
  * - the scoreboard, score histories and prizes (the contest_scores read model) equal a fresh rebuild from the log;
  * - every chat message reached every client that stayed connected throughout.
  *
- * The contestants and readers run in this process with bounded concurrency (a later step moves them to
- * client processes for the 10,000-contestant run).
+ * The contestants submit from client processes (contestant-client.ts), each with its share of the plan and
+ * a bounded number in flight; the scoreboard readers and chat clients run in this process.
  */
 import Fastify from 'fastify';
 import fastifyJwt from '@fastify/jwt';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { io, type Socket } from 'socket.io-client';
@@ -41,6 +42,7 @@ import { allProjections, contestScoreFeed } from '@otog/projections';
 import { REALTIME_EVENTS } from '@otog/schemas/common/chat';
 import { otogEventRegistry } from '@otog/schemas/events';
 import { mulberry32 } from '../../tests/support/mulberry32.ts';
+import type { ClientOutcome, ClientShare } from './contestant-client.ts';
 
 export type FaultTarget = 'api' | 'projector' | 'relay' | 'judge';
 
@@ -66,6 +68,8 @@ export interface SimulationOptions {
   readonly settleMs?: number;
   /** Where the contest projections read events (the cluster's default: Kafka). */
   readonly projectionSource?: 'log' | 'kafka';
+  /** Client processes the contestants submit from (default 4, at most `concurrency`). */
+  readonly clientProcesses?: number;
 }
 
 export interface Check {
@@ -310,6 +314,18 @@ async function verdictToBoard(brokers: string, pool: DatabasePool): Promise<{ p5
   return { p50: Math.round(percentile(delays, 50)), p99: Math.round(percentile(delays, 99)), changes: delays.length };
 }
 
+/** Runs one contestant client process (contestant-client.ts) over its share and answers what happened. */
+function runClientProcess(share: ClientShare): Promise<ClientOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL('./contestant-client.ts', import.meta.url).pathname, [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let outcome: ClientOutcome | undefined;
+    child.once('message', (message) => (outcome = message as ClientOutcome));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (outcome ? resolve(outcome) : reject(new Error(`a contestant client exited with ${signal ?? code} before answering`))));
+    child.send(share);
+  });
+}
+
 export async function runNationalSimulation(options: SimulationOptions): Promise<SimulationReport> {
   const next = mulberry32(options.seed ?? 20_261_127);
   const jwtSecret = randomBytes(32).toString('hex');
@@ -384,40 +400,21 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
         verdict: next() < 0.5 ? 'SIM_ACCEPT' : `SIM_PARTIAL:${Math.floor(next() * 100)}`,
       })),
     ).sort((a, b) => a.at - b.at);
-    const accepted = new Map<string, number>();
-    const postMs: number[] = [];
-    let refused = 0;
-    const refusals: Record<string, number> = {};
-    let retries = 0;
-    const submitOne = async (entry: (typeof plan)[number]) => {
-      await sleep(entry.at - Date.now());
-      for (let attempt = 0; ; attempt += 1) {
-        const form = new FormData();
-        form.set('language', 'python');
-        form.set('sourceCode', new Blob([`# ${entry.verdict}\nprint(sum(map(int, input().split())))\n`]), 'main.py');
-        const sent = Date.now();
-        const answer = await api(lb, 'POST', `/submission/problem/${entry.problemId}?contestId=${contestId}`, { token: entry.contestant.token, body: form, headers: { 'idempotency-key': entry.key } }).catch(() => null);
-        if (answer && answer.status < 300) {
-          postMs.push(Date.now() - sent);
-          accepted.set(entry.key, (answer.body as { id: number }).id);
-          return;
-        }
-        if (answer && answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
-          refused += 1;
-          const reason = `${answer.status} ${String((answer.body as { message?: unknown } | null)?.message ?? '')}`.slice(0, 80);
-          refusals[reason] = (refusals[reason] ?? 0) + 1;
-          return;
-        }
-        // A network error, a 5xx or a 429: the same key again, so a request that did land is not doubled.
-        retries += 1;
-        if (Date.now() > start + options.contestMs + 30_000) return;
-        await sleep(100 * Math.min(attempt + 1, 10));
-      }
-    };
-    let cursor = 0;
-    const submitters = Array.from({ length: options.concurrency }, async () => {
-      while (cursor < plan.length) await submitOne(plan[cursor++]!);
-    });
+    // The contestants submit from client processes of their own, each with its share of the plan.
+    const clients = Math.max(1, Math.min(options.clientProcesses ?? 4, options.concurrency));
+    const submitting = Promise.all(
+      Array.from({ length: clients }, (_, client) =>
+        runClientProcess({
+          url: lb,
+          contestId,
+          giveUpAt: start + options.contestMs + 30_000,
+          concurrency: Math.ceil(options.concurrency / clients),
+          entries: plan
+            .filter((_, index) => index % clients === client)
+            .map(({ contestant, key, problemId, at, verdict }) => ({ token: contestant.token, key, problemId, at, verdict })),
+        }),
+      ),
+    );
 
     const boardMs: number[] = [];
     let readersDone = false;
@@ -456,8 +453,14 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
       }
     })();
 
-    await Promise.all([...submitters, injector, talker]);
+    const [outcomes] = await Promise.all([submitting, injector, talker]);
     const submittedAll = Date.now();
+    const accepted = new Map(outcomes.flatMap((outcome) => outcome.accepted));
+    const postMs = outcomes.flatMap((outcome) => outcome.postMs);
+    const retries = outcomes.reduce((sum, outcome) => sum + outcome.retries, 0);
+    const refusals: Record<string, number> = {};
+    for (const outcome of outcomes) for (const [reason, count] of Object.entries(outcome.refusals)) refusals[reason] = (refusals[reason] ?? 0) + count;
+    const refused = Object.values(refusals).reduce((sum, count) => sum + count, 0);
     // Every accepted submission judged: the simulated judges answer within a lease or two of a kill.
     const ids = [...accepted.values()];
     const judgedCount = async () =>
