@@ -1,15 +1,18 @@
 /**
  * Waiting for a consumer to pass a position: in the process that holds the consumer the wait is answered
  * from its own commits, without reading the checkpoint table; with two instances taking turns, a wait in
- * either still ends once the event is folded.
+ * either still ends once the event is folded; in a process that folds nothing, the waits on a slot share
+ * one read of its checkpoint per commit.
  */
 import { expect, it } from 'vitest';
-import type { DatabasePool } from '@otog/platform/db/pool';
+import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import { createEventStore, type NewEvent } from '@otog/platform/eventstore/event-store';
 import { createPgLogTransport } from '@otog/platform/transport/pglog-transport';
 import type { EventConsumer } from '@otog/platform/runner/consumer';
+import { startProjectionRunner } from '@otog/platform/runner/projection-runner';
 import { databaseWithListener } from '../support/db-listener.ts';
 import { testRegistry } from '../support/test-events.ts';
+import { ledgerProjection } from '../support/test-projections.ts';
 
 const env = databaseWithListener();
 
@@ -76,3 +79,52 @@ it('two instances of one consumer take turns; a wait in either ends once the eve
     await Promise.all([a!.stop(), b!.stop()]);
   }
 });
+
+it('waits on a slot folded in another process share one checkpoint read per commit, not one per wait and poll', async () => {
+  const store = createEventStore(env.db.pool, testRegistry);
+  const projection = ledgerProjection({ name: 'watched', blockOnSeq: 7 });
+  const folding = await startProjectionRunner({
+    pool: env.db.pool,
+    store,
+    transport: createPgLogTransport({ pool: env.db.pool, store, listener: env.listener, pollIntervalMs: 50 }),
+    projections: [projection],
+  });
+  const checkpointReads: string[] = [];
+  // An API node: folds nothing, waits for the projector's commits.
+  const waiting = await startProjectionRunner({
+    pool: observedPool(env.db.pool, checkpointReads),
+    store,
+    transport: createPgLogTransport({ pool: env.db.pool, store, listener: env.listener }),
+    projections: [projection],
+    fold: false,
+    listener: env.listener,
+  });
+  const readsWhileBlocked = await env.db.pool.connect(async (connection) => {
+    // The fold stops at seq 7 until the lock is released: 50 requests wait meanwhile.
+    await connection.query(sql.unsafe`SELECT pg_advisory_lock(4242)`);
+    try {
+      const appended = await store.append('watched-1', [{ type: 'CounterIncremented', scope: 'user:1', data: { counter: 'w', by: 1, seq: 7 } }]);
+      const position = { ...appended.lastPosition, scope: 'user:1' };
+      checkpointReads.length = 0;
+      const waits = Array.from({ length: 50 }, () => waiting.waitFor('watched', position, 10_000));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const whileBlocked = checkpointReads.filter(isCheckpointRead).length;
+      await connection.query(sql.unsafe`SELECT pg_advisory_unlock(4242)`);
+      await Promise.all(waits);
+      return whileBlocked;
+    } finally {
+      await connection.query(sql.unsafe`SELECT pg_advisory_unlock_all()`);
+    }
+  });
+  try {
+    // Polled each on its own (every 50 ms), 50 waits read the checkpoint about 1,000 times in that second.
+    expect(readsWhileBlocked).toBeGreaterThan(0);
+    expect(readsWhileBlocked).toBeLessThanOrEqual(100);
+  } finally {
+    await waiting.stop();
+    await folding.stop();
+  }
+});
+
+/** A read of a checkpoint row by a waiter (not a consumer's own locking read, not the slot listing). */
+const isCheckpointRead = (text: string) => text.includes('kafka_offset FROM consumer_checkpoints WHERE') && !text.includes('FOR UPDATE');

@@ -96,6 +96,7 @@ export async function startPlatformRuntime(options: {
     projections: allProjections,
     // Without the role the runner folds nothing and answers waitFor from the checkpoints a projector moves.
     fold: projector,
+    listener,
     notifier: feeds ? withFeeds(notices, feeds, logger) : notices,
     logger,
   });

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { NotificationListener } from '../db/listen.ts';
 import type { DatabasePool } from '../db/pool.ts';
 import type { EventStore } from '../eventstore/event-store.ts';
 import { comparePositions, type Position } from '../eventstore/position.ts';
@@ -6,7 +7,7 @@ import type { EventTransport, SubscribeOptions, Subscription } from '../transpor
 import type { KafkaTransport } from '../transport/kafka-transport.ts';
 import type { Notifier } from '../notices/notice.ts';
 import { readCheckpoint } from './checkpoints.ts';
-import { foldedCheck } from './wait.ts';
+import { createCheckpointWatch, foldedCheck } from './wait.ts';
 import type { EventConsumer } from './consumer.ts';
 import { scopeKind, slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
 import { cutover, dropRetiredSlots, ensureCodeSlot, listSlots, RETIRED_GRACE_MS } from './projection-slots.ts';
@@ -40,6 +41,11 @@ export interface ProjectionRunnerOptions {
   readonly subscribeOptions?: SubscribeOptions;
   /** Where the live slots' notices go once their batch has committed. */
   readonly notifier?: Notifier;
+  /**
+   * Wakes waits on slots folded in another process at their commits, all of a slot's waits sharing one read
+   * of its checkpoint; without it each wait polls the checkpoint.
+   */
+  readonly listener?: NotificationListener;
 }
 
 export interface ProjectionRunner {
@@ -81,6 +87,7 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
   const sourceOf = (definition: ProjectionDefinition, version: number): EventTransport =>
     kafka && definition.scopes && liveVersions.get(definition.name) === version ? kafka : transport;
   const dropAfterMs = options.dropRetiredAfterMs === undefined ? RETIRED_GRACE_MS : options.dropRetiredAfterMs;
+  const watch = options.listener ? createCheckpointWatch(pool, options.listener) : undefined;
   let stopped = false;
   let refreshing: Promise<void> | undefined;
 
@@ -188,8 +195,9 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
         if (!kafka) throw new Error(`projection ${projection} reads Kafka and this process has no KAFKA_BROKERS to follow it`);
         return kafka.waitForConsumer(name, event, timeoutMs);
       }
-      const deadline = Date.now() + timeoutMs;
       const folded = foldedCheck(store, pool, definition?.handles);
+      if (watch) return watch.wait(name, event, folded, timeoutMs);
+      const deadline = Date.now() + timeoutMs;
       for (;;) {
         const checkpoint = await readCheckpoint(pool, { consumer: name, source: 'pglog', part: '*' });
         if (checkpoint && (await folded(checkpoint, event))) return;

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/pool.ts';
 import type { EventStore } from '../eventstore/event-store.ts';
 import { comparePositions, type Position } from '../eventstore/position.ts';
 import { ConsumerFaultedError, WaitTimeoutError } from '../transport/event-transport.ts';
-import { CHECKPOINTS_CHANNEL } from './checkpoints.ts';
+import { CHECKPOINTS_CHANNEL, readCheckpoint } from './checkpoints.ts';
 
 export type WaitCheck = () => Promise<{ state: 'reached' } | { state: 'pending' } | { state: 'faulted'; detail: string }>;
 
@@ -71,5 +71,87 @@ export function foldedCheck(store: EventStore, db: Queryable, types: ReadonlySet
     const stalled = previous !== undefined && comparePositions(previous, checkpoint) === 0;
     previous = checkpoint;
     return stalled && types !== undefined && !(await store.hasTypesBetween(db, checkpoint, event, types));
+  };
+}
+
+/**
+ * Waits for consumers folded in another process, answered together: one read of a consumer's log
+ * checkpoint per commit notification of it (and per `pollMs` while waits are pending), whatever the number of
+ * waits, instead of every wait polling the table. An API node under load holds one wait per write request.
+ */
+export function createCheckpointWatch(db: Queryable, listener: NotificationListener, pollMs = 100) {
+  interface Waiter {
+    readonly event: Position;
+    readonly folded: (checkpoint: Position, event: Position) => Promise<boolean>;
+    readonly deadline: number;
+    readonly timeoutMs: number;
+    readonly settle: (error?: Error) => void;
+  }
+  interface Watched {
+    readonly waiters: Set<Waiter>;
+    checking: boolean;
+    again: boolean;
+    stop(): void;
+  }
+  const watched = new Map<string, Watched>();
+
+  const check = async (consumer: string, entry: Watched): Promise<void> => {
+    if (entry.checking) {
+      entry.again = true;
+      return;
+    }
+    entry.checking = true;
+    try {
+      do {
+        entry.again = false;
+        const checkpoint = await readCheckpoint(db, { consumer, source: 'pglog', part: '*' }).catch(() => null);
+        for (const waiter of entry.waiters) {
+          if (checkpoint?.status === 'faulted') waiter.settle(new ConsumerFaultedError(consumer, JSON.stringify(checkpoint.error)));
+          else if (checkpoint && (await waiter.folded(checkpoint, waiter.event).catch(() => false))) waiter.settle();
+          else if (Date.now() > waiter.deadline) waiter.settle(new WaitTimeoutError(consumer, waiter.timeoutMs));
+        }
+      } while (entry.again && entry.waiters.size > 0);
+    } finally {
+      entry.checking = false;
+      if (entry.waiters.size === 0 && watched.get(consumer) === entry) {
+        watched.delete(consumer);
+        entry.stop();
+      }
+    }
+  };
+
+  return {
+    wait(consumer: string, event: Position, folded: Waiter['folded'], timeoutMs: number): Promise<void> {
+      let entry = watched.get(consumer);
+      if (!entry) {
+        const created: Watched = { waiters: new Set(), checking: false, again: false, stop: () => {} };
+        const off = listener.on(CHECKPOINTS_CHANNEL, (payload) => {
+          if (payload === consumer) void check(consumer, created);
+        });
+        const timer = setInterval(() => void check(consumer, created), pollMs);
+        created.stop = () => {
+          off();
+          clearInterval(timer);
+        };
+        watched.set(consumer, created);
+        entry = created;
+      }
+      const into = entry;
+      return new Promise<void>((resolve, reject) => {
+        const waiter: Waiter = {
+          event,
+          folded,
+          deadline: Date.now() + timeoutMs,
+          timeoutMs,
+          settle: (error) => {
+            into.waiters.delete(waiter);
+            if (error) reject(error);
+            else resolve();
+          },
+        };
+        into.waiters.add(waiter);
+        void check(consumer, into);
+      });
+    },
   };
 }
