@@ -67,8 +67,8 @@ export function slotConsumer(definition: ProjectionDefinition, generation: numbe
 }
 
 /**
- * Keeps the live and building slots of the given projections' code versions folding, through one transport,
- * and drops retired slots once their grace period is over.
+ * Keeps the live and building slots of the given projections' code versions folding (from the log, or the live
+ * slots of scoped projections from Kafka when it is given), and drops retired slots once their grace period is over.
  */
 export async function startProjectionRunner(options: ProjectionRunnerOptions): Promise<ProjectionRunner> {
   const { pool, store, transport, projections, logger } = options;
