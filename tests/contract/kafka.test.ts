@@ -5,7 +5,10 @@ import type { AppendedEvent } from '@otog/platform/eventstore/event-store';
 import { LOG_START, comparePositions, type Position } from '@otog/platform/eventstore/position';
 import type { EventConsumer } from '@otog/platform/runner/consumer';
 import type { Subscription } from '@otog/platform/transport/event-transport';
+import { relayPartitioner } from '@otog/platform/relay/kafka-messages';
+import { faultedPart, skipNextEvent } from '@otog/platform/runner/skip';
 import { MOCK_BROKER_CONSUMER_CONFIG } from '@otog/platform/transport/kafka-transport';
+import { until } from '../support/until.ts';
 import { eventTransportContract } from './event-transport.contract.ts';
 import { createKafkaHarness, quietKafkaLogs } from './kafka-harness.ts';
 
@@ -105,6 +108,87 @@ describe('Kafka transport: handover from the Postgres log', () => {
       const all = [...first, ...later];
       expect([...applied.keys()].sort()).toEqual(all.map((event) => event.eventId).sort());
       expect([...applied.entries()].filter(([, vias]) => vias.length > 1)).toEqual([]);
+    } finally {
+      await Promise.allSettled(subscriptions.map((subscription) => subscription.stop()));
+      await h.close();
+    }
+  });
+
+  it('faults on a message it cannot decode, naming its offset; an operator skip passes over it and the partition resumes without a restart', async () => {
+    const h = await createKafkaHarness({ kafka, consumerConfig: MOCK_BROKER_CONSUMER_CONFIG });
+    const subscriptions: Subscription[] = [];
+    const producer = kafka.producer({ createPartitioner: relayPartitioner });
+    try {
+      const applied: string[] = [];
+      const consumer: EventConsumer = {
+        name: 'contract:undecodable',
+        scopeKinds: new Set(['user']),
+        async handle(_tx, events) {
+          applied.push(...events.map((event) => event.eventId));
+        },
+      };
+      const scope = 'user:garbled';
+      const append = async (by: number) => (await h.store.append(scope, [{ type: 'CounterIncremented', scope, data: { counter: scope, by } }])).events[0]!;
+      const before = await append(1);
+      const onKafka = await h.transport.subscribe(consumer);
+      subscriptions.push(onKafka);
+      await onKafka.waitFor({ ...before, scope }, 30_000);
+
+      // Not written by the relay: no event in it, same key (so the same partition as the scope's events).
+      const [topic] = h.transport.topicsOf(consumer);
+      await producer.connect();
+      await producer.send({ topic: topic!, messages: [{ key: scope, value: 'not an event' }] });
+      const after = await append(2);
+      await until('the partition faults', async () => (await faultedPart(h.pool, consumer.name)) !== null, 30_000);
+      const part = (await faultedPart(h.pool, consumer.name))!;
+      const row = (await h.pool.one(sql.unsafe`
+        SELECT error FROM consumer_checkpoints WHERE consumer = ${part.consumer} AND source = ${part.source} AND part = ${part.part}`)) as { error: { offset?: string; eventId: string | null } };
+      expect(row.error).toMatchObject({ eventId: null, offset: expect.stringMatching(/^\d+$/) });
+      expect(applied).toEqual([before.eventId]);
+
+      const skipped = await skipNextEvent(h.pool, h.store, part);
+      expect(skipped).toMatchObject({ eventId: null, offset: row.error.offset });
+      await onKafka.waitFor({ ...after, scope }, 30_000);
+      expect(applied).toEqual([before.eventId, after.eventId]);
+    } finally {
+      await producer.disconnect();
+      await Promise.allSettled(subscriptions.map((subscription) => subscription.stop()));
+      await h.close();
+    }
+  });
+
+  it('does not hand a consumer faulted on the log over to Kafka; once skipped on the log, Kafka starts after the skipped event', async () => {
+    const h = await createKafkaHarness({ kafka, consumerConfig: MOCK_BROKER_CONSUMER_CONFIG });
+    const subscriptions: Subscription[] = [];
+    try {
+      const applied: string[] = [];
+      const consumer: EventConsumer = {
+        name: 'contract:faulted-handover',
+        async handle(_tx, events) {
+          // Throws before noting anything: the batch's transaction rolls back, and so does what it applied.
+          if (events.some((event) => (event.data as { by: number }).by === 13)) throw new Error('poison event');
+          applied.push(...events.map((event) => event.eventId));
+        },
+      };
+      const scope = 'contest:fh';
+      const append = async (by: number) => (await h.store.append(scope, [{ type: 'CounterIncremented', scope, data: { counter: scope, by } }])).events[0]!;
+      const good = await append(1);
+      const poison = await append(13);
+      const onLog = await h.log.subscribe(consumer, { maxAttempts: 2 });
+      await expect(onLog.waitFor({ ...poison, scope }, 30_000)).rejects.toThrow(/faulted/);
+      await onLog.stop();
+
+      const onKafka = await h.transport.subscribe(consumer);
+      subscriptions.push(onKafka);
+      const later = await append(2);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // Nothing moved to Kafka: the fault stays where the operator sees it, on the log part.
+      expect(await h.pool.any(sql.unsafe`SELECT part FROM consumer_checkpoints WHERE consumer = ${consumer.name} AND source = 'kafka'`)).toEqual([]);
+      expect(applied).toEqual([good.eventId]);
+
+      await skipNextEvent(h.pool, h.store, (await faultedPart(h.pool, consumer.name))!);
+      await onKafka.waitFor({ ...later, scope }, 30_000);
+      expect(applied).toEqual([good.eventId, later.eventId]);
     } finally {
       await Promise.allSettled(subscriptions.map((subscription) => subscription.stop()));
       await h.close();

@@ -132,8 +132,9 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       if (!version) throw new UsageError(`${definition.name} has no faulted slot`);
       const consumer = slotConsumerName(definition.name, version);
       const skipped = await skipNextEvent(ctx.pool, ctx.store, (await faultedPart(ctx.pool, consumer)) ?? { consumer, source: 'pglog', part: '*' });
-      ctx.logger.warn({ projection: definition.name, version, eventId: skipped.eventId, type: skipped.type }, 'event skipped by operator');
-      print(`skipped ${skipped.type} ${skipped.eventId} at ${encodePosition(skipped)}; ${definition.name} v${version} resumes`);
+      ctx.logger.warn({ projection: definition.name, version, ...skipped }, 'event skipped by operator');
+      const what = skipped.eventId ? `${skipped.type ?? 'event'} ${skipped.eventId} at ${skipped.position ?? '?'}` : `the Kafka message at offset ${skipped.offset}`;
+      print(`skipped ${what}; ${definition.name} v${version} resumes`);
       return 0;
     }
     default:
@@ -272,7 +273,12 @@ async function printStatus(ctx: CliContext, print: (line: string) => void): Prom
   const registered = new Set(ctx.projections.map((p) => p.name));
   if (slots.length === 0) print('no projection slots yet (they are created when the runner first starts)');
   for (const slot of slots) {
-    const behind = slot.state === 'retired' ? `-  retired at ${slot.retiredAt ?? '?'}` : String(await eventsAfter(ctx.pool, slot));
+    const behind =
+      slot.state === 'retired'
+        ? `-  retired at ${slot.retiredAt ?? '?'}`
+        : slot.source === 'kafka'
+          ? '?  (reads Kafka: its lag is otog_kafka_consumer_lag_messages and the operator page)'
+          : String(await eventsAfter(ctx.pool, slot));
     const fault = slot.checkpointStatus === 'faulted' ? `  FAULTED ${JSON.stringify(slot.error)}` : '';
     const unknown = registered.has(slot.projection) ? '' : '  (not in this code)';
     print(`${slot.projection} v${slot.generation}  ${slot.state.padEnd(8)} code ${slot.codeVersion}  at ${encodePosition(slot)}  behind ${behind}${fault}${unknown}`);

@@ -86,6 +86,12 @@ export const partitionCheckpointKey = (consumer: string, topic: string, partitio
   part: `${topic}/${partition}`,
 });
 
+/** Whether the consumer reads Kafka already: it has a partition row that a cutover has not retired. */
+async function handedOver(tx: DatabaseTransactionConnection, consumer: string): Promise<boolean> {
+  return tx.exists(sql.unsafe`
+    SELECT 1 FROM consumer_checkpoints WHERE consumer = ${consumer} AND source = 'kafka' AND status <> 'retired'`);
+}
+
 /** Kafka messages -> StoredEvent -> applyBatch, one Postgres checkpoint row per topic-partition. */
 export function createKafkaTransport(options: KafkaTransportOptions): KafkaTransport {
   const { pool, kafka, registry, listener, logger } = options;
@@ -181,7 +187,10 @@ export function createKafkaTransport(options: KafkaTransportOptions): KafkaTrans
     topicsOf,
     consumerLag,
     async close() {
-      if (admin) await (await admin.catch(() => undefined))?.disconnect();
+      const client = admin;
+      admin = undefined;
+      partitionsOf.clear();
+      if (client) await (await client.catch(() => undefined))?.disconnect();
     },
     async subscribe(consumer: EventConsumer, subscribeOptions: SubscribeOptions = {}): Promise<Subscription> {
       const batchSize = subscribeOptions.batchSize ?? 500;
@@ -194,9 +203,10 @@ export function createKafkaTransport(options: KafkaTransportOptions): KafkaTrans
       /**
        * Locks this partition's checkpoint row, creating it on first use. FOR UPDATE without SKIP LOCKED: a
        * zombie member still holding a partition after a rebalance queues behind the new owner, then sees the
-       * row as the owner left it and drops what was applied meanwhile by position.
+       * row as the owner left it and drops what was applied meanwhile by position. Null: the partition may not
+       * start (the log part is faulted, or a cutover retired the slot).
        */
-      const lockPartition = async (tx: DatabaseTransactionConnection, key: CheckpointKey): Promise<Checkpoint> => {
+      const lockPartition = async (tx: DatabaseTransactionConnection, key: CheckpointKey): Promise<Checkpoint | null> => {
         const existing = await lockCheckpoint(tx, key, { skipLocked: false });
         if (existing) return existing;
         // Handover from the log: start where this consumer's pglog checkpoint is (everything at or below it
@@ -209,6 +219,9 @@ export function createKafkaTransport(options: KafkaTransportOptions): KafkaTrans
         if (fromLog.status === 'running') {
           await retireCheckpoint(tx, logKey);
           logger?.info({ consumer: consumer.name, from: fromLog }, 'consumer handed over from the log to Kafka');
+        } else if (fromLog.status === 'faulted' || !(await handedOver(tx, consumer.name))) {
+          // Faulted on the log (skip or rebuild it there first), or retired by a cutover: nothing to start here.
+          return null;
         }
         await ensureCheckpoint(tx, key, fromLog);
         const created = await lockCheckpoint(tx, key, { skipLocked: false });
@@ -216,8 +229,8 @@ export function createKafkaTransport(options: KafkaTransportOptions): KafkaTrans
         return created;
       };
 
-      const fault = async (key: CheckpointKey, eventId: string | null, message: string, attempts: number) => {
-        const detail = { eventId, message, attempts };
+      const fault = async (key: CheckpointKey, eventId: string | null, message: string, attempts: number, offset?: string) => {
+        const detail = { eventId, message, attempts, ...(offset === undefined ? {} : { offset }) };
         await markFaulted(pool, key, detail);
         logger?.error({ consumer: consumer.name, part: key.part, ...detail }, 'consumer partition faulted; it stays stopped until skipped or rebuilt');
         subscribeOptions.onFault?.(detail);
@@ -231,9 +244,10 @@ export function createKafkaTransport(options: KafkaTransportOptions): KafkaTrans
       const stopPartition = (key: CheckpointKey, payload: EachBatchPayload) => stoppedParts.set(key.part, { key, resume: payload.pause() });
       const resumeTimer = setInterval(() => {
         for (const [part, { key, resume }] of stoppedParts) {
-          readCheckpoint(pool, key)
-            .then((checkpoint) => {
-              if (checkpoint?.status !== 'running' || stoppedParts.get(part)?.resume !== resume) return;
+          Promise.all([readCheckpoint(pool, key), readCheckpoint(pool, logKey)])
+            .then(([checkpoint, fromLog]) => {
+              const startable = checkpoint ? checkpoint.status === 'running' : fromLog?.status === 'running';
+              if (!startable || stoppedParts.get(part)?.resume !== resume) return;
               stoppedParts.delete(part);
               resume();
               logger?.info({ consumer: consumer.name, part }, 'consumer partition resumes');
@@ -277,8 +291,16 @@ export function createKafkaTransport(options: KafkaTransportOptions): KafkaTrans
             }
           }
           if (events.length === 0) {
-            // Deterministic: retrying cannot help. Stop this partition, naming the message.
-            await fault(key, undecodable!.eventId, undecodable!.message, 1);
+            const poison = chunk[0]!;
+            // An operator skipped it (`projections skip` moves the row's offset onto it): pass it over.
+            const row = await readCheckpoint(pool, key);
+            if (row?.kafkaOffset != null && BigInt(poison.offset) <= row.kafkaOffset) {
+              index += 1;
+              payload.resolveOffset(poison.offset);
+              continue;
+            }
+            // Deterministic: retrying cannot help. Stop this partition, naming the message and its offset.
+            await fault(key, undecodable!.eventId, undecodable!.message, 1, poison.offset);
             stopPartition(key, payload);
             return;
           }
@@ -287,7 +309,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): KafkaTrans
           try {
             outcome = await pool.transaction(async (tx) => {
               const checkpoint = await lockPartition(tx, key);
-              if (checkpoint.status !== 'running') return 'stopped' as const;
+              if (checkpoint?.status !== 'running') return 'stopped' as const;
               const last = chunk[events.length - 1]!;
               return applyBatch(tx, key, checkpoint, consumer, events, { kafkaOffset: BigInt(last.offset) });
             });
@@ -357,6 +379,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): KafkaTrans
       return {
         consumer: consumer.name,
         waitFor: (event, timeoutMs = 10_000) => waitForConsumer(consumer.name, event, timeoutMs, () => crashed),
+        failure: () => crashed,
         async stop() {
           running = false;
           clearInterval(resumeTimer);
