@@ -1,3 +1,4 @@
+import type { ScopeKind } from '@otog/schemas/events';
 import { sql, type Queryable } from '@otog/platform/db/pool';
 import { projectionOver, slotTableName } from '@otog/platform/runner/projection';
 import type { TestEventMap } from './test-events.ts';
@@ -11,7 +12,7 @@ const defineProjection = projectionOver<TestEventMap>();
  * logic, for telling which code version folded a slot.
  */
 export function ledgerProjection(
-  options: { name?: string; version?: number; blockOnSeq?: number; failOnBy?: number; scale?: number; scopes?: readonly string[] } = {},
+  options: { name?: string; version?: number; blockOnSeq?: number; failOnBy?: number; scale?: number; scopes?: readonly ScopeKind[] } = {},
 ) {
   return defineProjection({
     name: options.name ?? 'ledger',

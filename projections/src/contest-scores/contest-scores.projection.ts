@@ -13,7 +13,6 @@ import {
   RejudgeRequested,
   SubmissionCreated,
   SubmissionJudged,
-  type ScopeKind,
 } from '@otog/schemas/events';
 import { CellKeySchema, createJournalTable, journalRejudge, journalSubmission, journalVerdict, readJudgedEntries, type CellKey } from './journal-upkeep.ts';
 import { scoreCell } from './rules/journal.ts';
@@ -71,7 +70,7 @@ export const contestScoresProjection = defineProjection({
   version: 2,
   // A contest's events (its settings, submissions and verdicts) and the problems' scores and deletions, each
   // in its own order: scaled, it reads those Kafka topics.
-  scopes: ['contest', 'problem'] satisfies ScopeKind[],
+  scopes: ['contest', 'problem'],
   tables: ['settings', 'problem_scores', 'deleted_problems', 'entries', 'cells', 'history'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.settings} (

@@ -14,6 +14,7 @@ import type { KafkaTransport } from '@otog/platform/transport/kafka-transport';
 import { allProjections } from '@otog/projections';
 import type { Role } from '../config.ts';
 import { lagOf, readProjectionStatus } from '../modules/admin/projection-status.ts';
+import type { ProjectionSlot } from '@otog/schemas/api/admin';
 import type { ProcessMetrics } from './metrics.ts';
 
 const QueueRow = z.object({ state: z.string(), tasks: z.number(), oldest: z.number().nullable() });
@@ -53,7 +54,16 @@ export function addRoleGauges(
     });
   }
   if (roles.includes('projector')) {
-    const slots = async () => (await readProjectionStatus(pool, store, allProjections, kafka)).slots.filter((slot) => slot.status !== 'retired');
+    // One reading per scrape serves the three gauges (a Kafka-read slot's lag asks the brokers).
+    let reading: { at: number; slots: Promise<ProjectionSlot[]> } | undefined;
+    const slots = () => {
+      if (!reading || Date.now() - reading.at > 1_000) {
+        const current = { at: Date.now(), slots: readProjectionStatus(pool, store, allProjections, kafka).then((status) => status.slots.filter((slot) => slot.status !== 'retired')) };
+        current.slots.catch(() => (reading = reading === current ? undefined : reading));
+        reading = current;
+      }
+      return reading.slots;
+    };
     const labels = (slot: { projection: string; generation: number; state: string }) => ({ projection: slot.projection, generation: String(slot.generation), state: slot.state });
     metrics.addGauge({
       name: 'otog_projection_lag_events',
@@ -63,7 +73,7 @@ export function addRoleGauges(
     });
     metrics.addGauge({
       name: 'otog_projection_lag_seconds',
-      help: 'Age of the oldest event a projection slot has not folded yet',
+      help: 'Age of the oldest event a projection slot has not folded yet (0 for a slot reading Kafka: see otog_kafka_consumer_lag_messages)',
       labelNames: ['projection', 'generation', 'state'],
       read: async () => (await slots()).map((slot) => ({ labels: labels(slot), value: slot.secondsBehind ?? 0 })),
     });

@@ -1,3 +1,4 @@
+import type { ScopeKind } from '@otog/schemas/events';
 import type { DatabaseTransactionConnection } from '../db/pool.ts';
 import type { StoredEvent } from '../eventstore/event-store.ts';
 import { comparePositions, type Position } from '../eventstore/position.ts';
@@ -18,7 +19,7 @@ export interface EventConsumer {
    * Scope kinds the consumer folds (a projection's `scopes`): a Kafka transport reads only their topics. The
    * consumer itself passes over events of other kinds, so the log transport may still deliver them.
    */
-  readonly scopeKinds?: ReadonlySet<string>;
+  readonly scopeKinds?: ReadonlySet<ScopeKind>;
   /** Take events as stored (schemaVersion and data not upcast): for consumers that forward them verbatim. */
   readonly storedData?: boolean;
   /** May return notices: the transport hands them on (BatchOutcome.notices) only after the batch committed. */

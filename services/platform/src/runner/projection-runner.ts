@@ -9,7 +9,7 @@ import type { Notifier } from '../notices/notice.ts';
 import { readCheckpoint } from './checkpoints.ts';
 import { createCheckpointWatch, foldedCheck } from './wait.ts';
 import type { EventConsumer } from './consumer.ts';
-import { scopeKind, slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
+import { isInScopes, slotConsumerName, slotTables, type ProjectionDefinition } from './projection.ts';
 import { cutover, dropRetiredSlots, ensureCodeSlot, listSlots, RETIRED_GRACE_MS } from './projection-slots.ts';
 
 export interface ProjectionRunnerOptions {
@@ -95,11 +95,14 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
     const name = slotConsumerName(definition.name, version);
     const source = sourceOf(definition, version);
     const current = running.get(name);
-    if (current?.source === source.kind) return;
+    const failure = current?.subscription.failure?.();
+    if (current?.source === source.kind && !failure) return;
     if (current) {
-      // The slot went live: its log subscription stops before Kafka takes over from its checkpoint.
+      // The slot went live (its log subscription stops before Kafka takes over from its checkpoint), or its
+      // consumer crashed for good: subscribe again.
+      if (failure) logger?.warn({ projection: definition.name, version, err: failure }, 'projection slot consumer failed; subscribing again');
       running.delete(name);
-      await current.subscription.stop();
+      await current.subscription.stop().catch(() => undefined);
     }
     const subscription = await source.subscribe(slotConsumer(definition, version), {
       ...options.subscribeOptions,
@@ -128,7 +131,14 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
         logger?.error({ projection: slot.projection, generation: slot.generation }, 'this slot reads Kafka now and this process has no KAFKA_BROKERS: it folds nothing of it');
       }
     }
-    for (const [definition, versions] of wanted) for (const version of versions) await subscribeSlot(definition, version);
+    for (const [definition, versions] of wanted) {
+      for (const version of versions) {
+        // One slot that cannot subscribe (Kafka unreachable) leaves the others folding; the next refresh tries again.
+        await subscribeSlot(definition, version).catch((error: unknown) =>
+          logger?.error({ projection: definition.name, version, err: String(error) }, 'projection slot could not subscribe'),
+        );
+      }
+    }
     // Retired (or dropped) slots, whoever retired them, stop folding here.
     const folded = new Set([...wanted].flatMap(([definition, generations]) => generations.map((g) => slotConsumerName(definition.name, g))));
     for (const [name, entry] of running) {
@@ -184,7 +194,7 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
     async waitFor(projection, event, timeoutMs = 10_000) {
       const definition = byName.get(projection);
       // A projection that declares its scopes does nothing with events of other kinds (and Kafka never brings them).
-      if (definition?.scopes && !definition.scopes.has(scopeKind(event.scope))) return;
+      if (definition?.scopes && !isInScopes(definition.scopes, event.scope)) return;
       const [live] = (await listSlots(pool, projection)).filter((s) => s.state === 'live');
       if (!live) throw new Error(`projection ${projection} has no live slot`);
       const name = slotConsumerName(projection, live.generation);
@@ -208,6 +218,7 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
     async stop() {
       stopped = true;
       clearInterval(timer);
+      watch?.close();
       await refreshing?.catch(() => undefined);
       await Promise.all([...running.values()].map((entry) => entry.subscription.stop()));
       running.clear();

@@ -1,5 +1,5 @@
 import type { IdentifierSqlToken } from 'slonik';
-import type { OtogEventMap } from '@otog/schemas/events';
+import { scopeKindOf, type OtogEventMap, type ScopeKind } from '@otog/schemas/events';
 import { sql, type DatabaseTransactionConnection } from '../db/pool.ts';
 import type { StoredEvent } from '../eventstore/event-store.ts';
 import { noticeCollector, type FoldContext, type Notice } from '../notices/notice.ts';
@@ -41,7 +41,7 @@ export interface ProjectionDefinition<TName extends string = string> {
    * differently from the log. Events of other kinds are passed over whatever the source. Undefined: it
    * folds every scope in the log's global order, from the Postgres log only.
    */
-  readonly scopes?: ReadonlySet<string>;
+  readonly scopes?: ReadonlySet<ScopeKind>;
   readonly tables: readonly TName[];
   /** Creates the slot's tables (use IF NOT EXISTS; it may run more than once). */
   setup(tx: DatabaseTransactionConnection, tables: SlotTables<TName>): Promise<void>;
@@ -69,7 +69,7 @@ interface SpecBase<TName extends string> {
   readonly name: string;
   readonly version: number;
   /** See ProjectionDefinition.scopes. */
-  readonly scopes?: readonly string[];
+  readonly scopes?: readonly ScopeKind[];
   readonly tables: readonly TName[];
   setup(tx: DatabaseTransactionConnection, tables: SlotTables<TName>): Promise<void>;
 }
@@ -122,7 +122,7 @@ export function projectionOver<TEvents>() {
     const scopes = spec.scopes ? new Set(spec.scopes) : undefined;
     const fold = apply;
     // Filtered here, so that every source (log, Kafka, a rebuild) folds exactly the same events.
-    if (scopes) apply = (tx, events, tables) => fold(tx, events.filter((event) => scopes.has(scopeKind(event.scope))), tables);
+    if (scopes) apply = (tx, events, tables) => fold(tx, events.filter((event) => isInScopes(scopes, event.scope)), tables);
     return {
       name: spec.name,
       version: spec.version,
@@ -146,9 +146,10 @@ export function slotTables<TName extends string>(definition: ProjectionDefinitio
   ) as Record<TName, IdentifierSqlToken>;
 }
 
-/** `contest` of `contest:7`. */
-export function scopeKind(scope: string): string {
-  return scope.slice(0, scope.indexOf(':'));
+/** Whether `scope` (`contest:7`) is of one of the kinds. */
+export function isInScopes(kinds: ReadonlySet<ScopeKind>, scope: string): boolean {
+  const kind = scopeKindOf(scope);
+  return kind !== null && kinds.has(kind);
 }
 
 /** The checkpoint name of a slot. */

@@ -107,6 +107,8 @@ export function createCheckpointWatch(db: Queryable, listener: NotificationListe
         const checkpoint = await readCheckpoint(db, { consumer, source: 'pglog', part: '*' }).catch(() => null);
         for (const waiter of entry.waiters) {
           if (checkpoint?.status === 'faulted') waiter.settle(new ConsumerFaultedError(consumer, JSON.stringify(checkpoint.error)));
+          // Retired (a cutover, or handed over to Kafka) before reaching the event: it never will here.
+          else if (checkpoint?.status === 'retired' && comparePositions(checkpoint, waiter.event) < 0) waiter.settle(new Error(`consumer ${consumer} was retired`));
           else if (checkpoint && (await waiter.folded(checkpoint, waiter.event).catch(() => false))) waiter.settle();
           else if (Date.now() > waiter.deadline) waiter.settle(new WaitTimeoutError(consumer, waiter.timeoutMs));
         }
@@ -121,6 +123,14 @@ export function createCheckpointWatch(db: Queryable, listener: NotificationListe
   };
 
   return {
+    /** Ends every pending wait (the process stops). */
+    close(): void {
+      for (const [consumer, entry] of watched) {
+        watched.delete(consumer);
+        entry.stop();
+        for (const waiter of entry.waiters) waiter.settle(new Error(`stopped waiting for ${consumer}`));
+      }
+    },
     wait(consumer: string, event: Position, folded: Waiter['folded'], timeoutMs: number): Promise<void> {
       let entry = watched.get(consumer);
       if (!entry) {
@@ -129,6 +139,7 @@ export function createCheckpointWatch(db: Queryable, listener: NotificationListe
           if (payload === consumer) void check(consumer, created);
         });
         const timer = setInterval(() => void check(consumer, created), pollMs);
+        timer.unref();
         created.stop = () => {
           off();
           clearInterval(timer);

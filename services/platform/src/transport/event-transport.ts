@@ -31,6 +31,8 @@ export interface Subscription {
    * or when the consumer faults. `scope` lets partitioned transports find the partition that carries it.
    */
   waitFor(event: Position & { scope: string }, timeoutMs?: number): Promise<void>;
+  /** Why it stopped consuming for good (a Kafka consumer that crashed and will not restart), if it did. */
+  failure?(): string | undefined;
   stop(): Promise<void>;
 }
 

@@ -35,13 +35,15 @@ const UpdatedRow = z.object({ consumer: z.string(), updatedAt: z.string() });
 
 /**
  * A slot reading Kafka is behind by its consumer lag, in messages: its partitions move independently, so
- * no one log position says how far it is. Without Kafka in this process that is unknown (null).
+ * no one log position says how far it is, nor how old its oldest unapplied event is (secondsBehind null).
+ * Without Kafka in this process, or with Kafka unreachable, it is unknown (null).
  */
 async function kafkaLagOf(slot: SlotInfo, projections: readonly ProjectionDefinition[], kafka: KafkaTransport | undefined) {
   const definition = projections.find((projection) => projection.name === slot.projection);
   if (!kafka || !definition) return null;
-  const lags = await kafka.consumerLag(slotConsumer(definition, slot.generation));
-  return { events: lags.reduce((total, lag) => total + lag.messages, 0), seconds: null };
+  // Kafka unreachable: unknown, not a failed status page.
+  const lags = await kafka.consumerLag(slotConsumer(definition, slot.generation)).catch(() => null);
+  return lags && { events: lags.reduce((total, lag) => total + lag.messages, 0), seconds: null };
 }
 
 export async function readProjectionStatus(
