@@ -321,7 +321,8 @@ function runClientProcess(share: ClientShare): Promise<ClientOutcome> {
     let outcome: ClientOutcome | undefined;
     child.once('message', (message) => (outcome = message as ClientOutcome));
     child.once('error', reject);
-    child.once('exit', (code, signal) => (outcome ? resolve(outcome) : reject(new Error(`a contestant client exited with ${signal ?? code} before answering`))));
+    // 'exit' may come before the last message is read; the channel closes only after it has been delivered.
+    child.once('disconnect', () => (outcome ? resolve(outcome) : reject(new Error(`a contestant client (pid ${child.pid}) ended without answering`))));
     child.send(share);
   });
 }
