@@ -8,12 +8,11 @@ import { sql, type DatabasePool } from '@otog/platform/db/pool';
 import type { EventStore } from '@otog/platform/eventstore/event-store';
 import { LOG_START, type Position } from '@otog/platform/eventstore/position';
 import { KAFKA_RELAY_NAME } from '@otog/platform/relay/kafka-relay';
-import { slotConsumer } from '@otog/platform/runner/projection-runner';
 import { listSlots } from '@otog/platform/runner/projection-slots';
 import type { KafkaTransport } from '@otog/platform/transport/kafka-transport';
 import { allProjections } from '@otog/projections';
 import type { Role } from '../config.ts';
-import { lagOf, readProjectionStatus } from '../modules/admin/projection-status.ts';
+import { kafkaSlotLag, lagOf, readProjectionStatus } from '../modules/admin/projection-status.ts';
 import type { ProjectionSlot } from '@otog/schemas/api/admin';
 import type { ProcessMetrics } from './metrics.ts';
 
@@ -93,9 +92,7 @@ export function addRoleGauges(
         const reading = (await listSlots(pool)).filter((slot) => slot.source === 'kafka' && slot.state !== 'retired');
         const samples = [];
         for (const slot of reading) {
-          const definition = allProjections.find((projection) => projection.name === slot.projection);
-          if (!definition) continue;
-          for (const lag of await kafka.consumerLag(slotConsumer(definition, slot.generation))) {
+          for (const lag of (await kafkaSlotLag(slot, allProjections, kafka)) ?? []) {
             const labels = { projection: slot.projection, generation: String(slot.generation), topic: lag.topic, partition: String(lag.partition) };
             samples.push({ labels, value: lag.messages });
           }

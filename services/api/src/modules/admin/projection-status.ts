@@ -9,7 +9,7 @@ import type { EventStore } from '@otog/platform/eventstore/event-store';
 import { encodePosition, type Position } from '@otog/platform/eventstore/position';
 import { slotConsumerName, type ProjectionDefinition } from '@otog/platform/runner/projection';
 import { slotConsumer } from '@otog/platform/runner/projection-runner';
-import type { KafkaTransport } from '@otog/platform/transport/kafka-transport';
+import type { KafkaTransport, PartitionLag } from '@otog/platform/transport/kafka-transport';
 import { listSlots, type SlotInfo } from '@otog/platform/runner/projection-slots';
 import { PROJECTION_LAG_COUNT_MAX, type ProjectionSlot, type ProjectionSlotStatus, type ProjectionStatus } from '@otog/schemas/api/admin';
 
@@ -34,15 +34,18 @@ function statusOf(slot: SlotInfo): ProjectionSlotStatus {
 const UpdatedRow = z.object({ consumer: z.string(), updatedAt: z.string() });
 
 /**
- * A slot reading Kafka is behind by its consumer lag, in messages: its partitions move independently, so
- * no one log position says how far it is, nor how old its oldest unapplied event is (secondsBehind null).
- * Without Kafka in this process, or with Kafka unreachable, it is unknown (null).
+ * A slot reading Kafka is behind by its consumer lag, per partition: its partitions move independently, so
+ * no one log position says how far it is, nor how old its oldest unapplied event is. Without Kafka in this
+ * process, or with Kafka unreachable, it is unknown (null), not a failed status page.
  */
-async function kafkaLagOf(slot: SlotInfo, projections: readonly ProjectionDefinition[], kafka: KafkaTransport | undefined) {
+export async function kafkaSlotLag(slot: SlotInfo, projections: readonly ProjectionDefinition[], kafka: KafkaTransport | undefined): Promise<PartitionLag[] | null> {
   const definition = projections.find((projection) => projection.name === slot.projection);
   if (!kafka || !definition) return null;
-  // Kafka unreachable: unknown, not a failed status page.
-  const lags = await kafka.consumerLag(slotConsumer(definition, slot.generation)).catch(() => null);
+  return kafka.consumerLag(slotConsumer(definition, slot.generation)).catch(() => null);
+}
+
+async function kafkaLagOf(slot: SlotInfo, projections: readonly ProjectionDefinition[], kafka: KafkaTransport | undefined) {
+  const lags = await kafkaSlotLag(slot, projections, kafka);
   return lags && { events: lags.reduce((total, lag) => total + lag.messages, 0), seconds: null };
 }
 
