@@ -88,6 +88,27 @@ describe('rebuild and blue/green cutover', () => {
     expect((await listSlots(db.pool, 'ledger')).map((s) => [s.generation, s.state])).toEqual([[2, 'live']]);
   });
 
+  it('a rebuild made for a manual cutover stays building once caught up, kept current, until it is cut over', async () => {
+    const projection = ledgerProjection();
+    const projector = await start([projection], { refreshIntervalMs: 50 });
+    await projector.runner.waitFor('ledger', await appendMany(projector, 2, 10));
+    expect(await createRebuildSlot(db.pool, projection, { manualCutover: true })).toBe(2);
+    const head = await appendMany(projector, 2, 5);
+    await until('the rebuild has caught up', async () => {
+      const slot = (await listSlots(db.pool, 'ledger')).find((s) => s.generation === 2);
+      return slot !== undefined && comparePositions(slot, head) >= 0;
+    }, 20_000);
+    // Several refreshes of the auto-cutover runner later, it is still waiting for the operator.
+    for (let i = 0; i < 3; i += 1) await projector.runner.refresh();
+    expect((await listSlots(db.pool, 'ledger')).map((s) => [s.generation, s.state, s.manualCutover])).toEqual([
+      [1, 'live', false],
+      [2, 'building', true],
+    ]);
+    expect(await dumpTable(db, 'rm_ledger_v2_totals', 'counter')).toEqual(await dumpTable(db, 'rm_ledger_v1_totals', 'counter'));
+    expect(await cutover(db.pool, projector.store, projection, 2)).toEqual({ retired: 1 });
+    expect((await liveSlot(db.pool, projection))?.generation).toBe(2);
+  });
+
   it('a new code version builds beside the live slot and cuts over by itself once caught up', async () => {
     const v1 = await start([ledgerProjection()]);
     const head = await appendMany(v1, 2, 20);

@@ -22,7 +22,8 @@ export const usage = `usage: npm run cli -- <command>
   projections status                          every slot: state, code version, position, events behind,
                                               faults
   projections rebuild <name> [--no-cutover]   build a new slot from the whole log beside the live one,
-                                              then switch to it (unless --no-cutover)
+                                              then switch to it (--no-cutover: it stays building, kept
+                                              current by the projectors, until projections cutover)
   projections rebuild scoreboard --contest <id>
                                               rebuild one contest's scores in the live slot from the log
                                               while every other contest goes on
@@ -99,7 +100,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     case 'rebuild': {
       if (name === 'scoreboard' || values.contest !== undefined) return rebuildOneContest(ctx, print, name, values.contest);
       const definition = projection();
-      const generation = await createRebuildSlot(ctx.pool, definition);
+      const generation = await createRebuildSlot(ctx.pool, definition, { manualCutover: values['no-cutover'] ?? false });
       print(`building ${definition.name} v${generation} (code version ${definition.version}) from the log`);
       await buildToHead(ctx, definition, generation);
       if (values['no-cutover']) {
@@ -281,7 +282,8 @@ async function printStatus(ctx: CliContext, print: (line: string) => void): Prom
           : String(await eventsAfter(ctx.pool, slot));
     const fault = slot.checkpointStatus === 'faulted' ? `  FAULTED ${JSON.stringify(slot.error)}` : '';
     const unknown = registered.has(slot.projection) ? '' : '  (not in this code)';
-    print(`${slot.projection} v${slot.generation}  ${slot.state.padEnd(8)} code ${slot.codeVersion}  at ${encodePosition(slot)}  behind ${behind}${fault}${unknown}`);
+    const manual = slot.state === 'building' && slot.manualCutover ? '  (waits for projections cutover)' : '';
+    print(`${slot.projection} v${slot.generation}  ${slot.state.padEnd(8)} code ${slot.codeVersion}  at ${encodePosition(slot)}  behind ${behind}${fault}${unknown}${manual}`);
   }
 }
 

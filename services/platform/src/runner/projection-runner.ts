@@ -26,7 +26,7 @@ export interface ProjectionRunnerOptions {
   readonly logger?: Logger;
   /** How often slots are re-read (a rebuild or cutover done by another process is picked up). */
   readonly refreshIntervalMs?: number;
-  /** Switch a building slot live as soon as it has caught up with the log. */
+  /** Switch a building slot live as soon as it has caught up with the log (not one rebuilt for a manual cutover). */
   readonly autoCutover?: boolean;
   /**
    * Drop the tables of this runner's retired slots this long after their cutover (default RETIRED_GRACE_MS);
@@ -157,7 +157,7 @@ export async function startProjectionRunner(options: ProjectionRunnerOptions): P
     for (const slot of slots) {
       const entry = running.get(slotConsumerName(slot.projection, slot.generation));
       const definition = byName.get(slot.projection);
-      if (options.autoCutover !== false && definition && slot.state === 'building' && entry && slot.checkpointStatus === 'running') {
+      if (options.autoCutover !== false && definition && slot.state === 'building' && !slot.manualCutover && entry && slot.checkpointStatus === 'running') {
         const head = await store.headPosition();
         if (comparePositions(slot, head) >= 0) {
           const { retired } = await cutover(pool, store, definition, slot.generation).catch((error: unknown) => {

@@ -25,6 +25,8 @@ export interface SlotInfo extends Position {
   /** The version of the projection's code that folds it. */
   readonly codeVersion: number;
   readonly state: SlotState;
+  /** A building slot that goes live only by an explicit cutover (the runners leave it once caught up). */
+  readonly manualCutover: boolean;
   readonly retiredAt: string | null;
   /** Where it folds from: the log, or (once handed over) Kafka. */
   readonly source: 'pglog' | 'kafka';
@@ -61,15 +63,16 @@ async function createSlot(
   definition: ProjectionDefinition,
   slots: readonly SlotRow[],
   state: SlotState,
+  manualCutover = false,
 ): Promise<number> {
   const generation = Math.max(0, ...slots.map((s) => s.generation)) + 1;
   const tables = definition.tables.map((table) => slotTableName(definition.name, generation, table));
   await definition.setup(tx, slotTables(definition, generation));
   await ensureCheckpoint(tx, { consumer: slotConsumerName(definition.name, generation), source: 'pglog', part: '*' }, LOG_START);
   await tx.query(sql.unsafe`
-    INSERT INTO projection_slots (projection, version, code_version, state, tables, live_since)
+    INSERT INTO projection_slots (projection, version, code_version, state, tables, live_since, manual_cutover)
     VALUES (${definition.name}, ${generation}, ${definition.version}, ${state}, ${sql.array(tables, 'text')},
-      ${state === 'live' ? sql.fragment`now()` : null})`);
+      ${state === 'live' ? sql.fragment`now()` : null}, ${manualCutover})`);
   return generation;
 }
 
@@ -98,7 +101,7 @@ export async function ensureCodeSlot(pool: DatabasePool, definition: ProjectionD
  * A fresh generation built from the start of the log by this code (the operator's rebuild). Refused when
  * a newer code version already has a slot: its nodes would not fold this one.
  */
-export async function createRebuildSlot(pool: DatabasePool, definition: ProjectionDefinition): Promise<number> {
+export async function createRebuildSlot(pool: DatabasePool, definition: ProjectionDefinition, options: { manualCutover?: boolean } = {}): Promise<number> {
   return pool.transaction(async (tx) => {
     await lockProjection(tx, definition.name);
     const slots = await slotsOf(tx, definition.name);
@@ -108,7 +111,7 @@ export async function createRebuildSlot(pool: DatabasePool, definition: Projecti
         `${definition.name} v${newer.generation} is folded by code version ${newer.codeVersion}, newer than this code's ${definition.version}; rebuild with the newer code`,
       );
     }
-    return createSlot(tx, definition, slots, slots.some((s) => s.state === 'live') ? 'building' : 'live');
+    return createSlot(tx, definition, slots, slots.some((s) => s.state === 'live') ? 'building' : 'live', options.manualCutover ?? false);
   });
 }
 
@@ -203,6 +206,7 @@ const SlotCheckpointRow = z.object({
   generation: z.number().int(),
   codeVersion: z.number().int(),
   state: SlotStateSchema,
+  manualCutover: z.boolean(),
   retiredAt: z.string().nullable(),
   source: z.enum(['pglog', 'kafka']).nullable(),
   txid: z.bigint().nullable(),
@@ -218,7 +222,7 @@ const SlotCheckpointRow = z.object({
  */
 export async function listSlots(db: Queryable, projection?: string): Promise<SlotInfo[]> {
   const rows = await db.any(sql.type(SlotCheckpointRow)`
-    SELECT s.projection, s.version AS generation, s.code_version AS "codeVersion", s.state, s.retired_at AS "retiredAt",
+    SELECT s.projection, s.version AS generation, s.code_version AS "codeVersion", s.state, s.manual_cutover AS "manualCutover", s.retired_at AS "retiredAt",
       c.source, c.last_txid AS txid, c.last_gpos AS gpos, c.status, c.error
     FROM projection_slots s
     LEFT JOIN consumer_checkpoints c ON c.consumer = 'projection:' || s.projection || ':v' || s.version
@@ -230,7 +234,7 @@ export async function listSlots(db: Queryable, projection?: string): Promise<Slo
     slots.set(key, [...(slots.get(key) ?? []), row]);
   }
   return [...slots.values()].map((parts) => {
-    const { projection, generation, codeVersion, state, retiredAt } = parts[0]!;
+    const { projection, generation, codeVersion, state, manualCutover, retiredAt } = parts[0]!;
     const kafka = parts.filter((part) => part.source === 'kafka');
     const read = kafka.length > 0 ? kafka : parts.filter((part) => part.source === 'pglog');
     const position = read.reduce<Position>((newest, { txid, gpos }) => {
@@ -244,6 +248,7 @@ export async function listSlots(db: Queryable, projection?: string): Promise<Slo
       generation,
       codeVersion,
       state,
+      manualCutover,
       retiredAt,
       source: kafka.length > 0 ? 'kafka' : 'pglog',
       ...position,

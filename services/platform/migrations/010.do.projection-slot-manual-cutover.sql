@@ -1,0 +1,3 @@
+-- A slot an operator rebuilt to look at before switching (`projections rebuild --no-cutover`): the runners
+-- that fold it leave it building once it has caught up, and only an explicit cutover makes it live.
+ALTER TABLE projection_slots ADD COLUMN manual_cutover boolean NOT NULL DEFAULT false;
