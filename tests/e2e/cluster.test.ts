@@ -135,6 +135,18 @@ it('runs the scaled topology and loses nothing when an API node, a projector or 
   expect(projector).toMatch(/^otog_projection_lag_events\{[^}]*projection="submissions"[^}]*\} 0$/m);
   expect(projector).toMatch(/^otog_judge_queue_tasks\{[^}]*state="queued"[^}]*\} 0$/m);
   expect(relay).toMatch(/^otog_relay_lag_events\{[^}]*\} \d+$/m);
+  // The scoreboard projection reads its Kafka topics here: its consumer lag is a gauge per partition of
+  // each topic it reads (contest and problem events, nothing else), and it drains to 0.
+  const kafkaLag = (text: string) =>
+    [...text.matchAll(/^otog_kafka_consumer_lag_messages\{([^}]*)\} (\d+)$/gm)]
+      .map(([, labels, value]) => ({ labels: labels!, value: Number(value) }))
+      .filter((sample) => sample.labels.includes('projection="contest_scores"'));
+  const topicsRead = (samples: ReturnType<typeof kafkaLag>) => [...new Set(samples.map((sample) => /topic="([^"]+)"/.exec(sample.labels)![1]))].sort();
+  expect(topicsRead(kafkaLag(projector))).toEqual(['otog.contest-events.v1', 'otog.problems.v1']);
+  await until('the scoreboard projection has applied every message of its topics', async () => {
+    const samples = kafkaLag(await metricsOf('projector-2'));
+    return samples.length > 0 && samples.every((sample) => sample.value === 0);
+  }, 30_000, 200);
   // The restarted judge judged the third submission.
   expect(judge).toMatch(/^otog_judge_slots\{[^}]*\} 1$/m);
   expect(judge).toMatch(/^otog_judge_judged_total\{[^}]*status="accept"[^}]*\} 1$/m);
