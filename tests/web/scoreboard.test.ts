@@ -212,6 +212,27 @@ describe('scoreboard', () => {
     await contestant.context().close();
   }, 60_000);
 
+  it('a board opened by its URL is asked for once, from the page head, before the app calls the API', async () => {
+    const contestant = await (await stack.newContext(1280)).newPage();
+    await signIn(contestant, alice.username, alice.password);
+    // No realtime here: joining the contest room refetches the board (what changed before the join), and
+    // the polling that replaces it waits 15 s, so every read of the board below is the page's own first one.
+    await contestant.routeWebSocket(/\/socket\.io\//, () => {});
+    await contestant.route('**/socket.io/**', (route) => route.abort());
+    const apiRequests: string[] = [];
+    contestant.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.resourceType() === 'fetch' && path.startsWith('/api/')) apiRequests.push(path);
+    });
+    await board(contestant, contests.main.id);
+    await poll(() => boardRow(contestant, alice.id).locator('.sb-total').innerText()).toBe('140');
+    const columns = `/api/contest/${contests.main.id}/scoreboard/columns`;
+    expect(apiRequests[0]).toBe(columns);
+    // The app's first read of the board took that answer instead of asking again.
+    expect(apiRequests.filter((path) => path === columns)).toHaveLength(1);
+    await contestant.context().close();
+  }, 60_000);
+
   it('the score-history dialog shows the totals, the ranks, the chart and the submissions', async () => {
     await board(viewer, contests.main.id);
     await boardRow(viewer, alice.id).locator('.sb-total').click();

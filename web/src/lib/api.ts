@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { authContract } from '@otog/schemas/api/auth';
 import { pathOf, type RouteContract, type UserSummary } from '@otog/schemas/api/contract';
 import { readAccessToken } from './cookies.ts';
+import { takeEarlyRequest } from './early-request.ts';
 
 export const API_BASE = '/api';
 /** The spec's message when an answer does not match its contract. */
@@ -108,7 +109,13 @@ async function send(contract: RouteContract, input: ApiInput): Promise<{ token: 
     headers['content-type'] = 'application/json';
     body = JSON.stringify(input.body);
   }
-  const response = await fetch(apiUrl(contract, input), {
+  const url = apiUrl(contract, input);
+  const early = takeEarlyRequest(contract.method, url, token);
+  if (early) {
+    const response = await early.catch(() => null);
+    if (response) return { token, response };
+  }
+  const response = await fetch(url, {
     method: contract.method,
     headers,
     credentials: 'include',
