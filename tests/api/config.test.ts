@@ -72,6 +72,7 @@ describe('the API process config', () => {
       CORS_ORIGINS: undefined,
       SUBMISSION_MAX_BYTES: 10_240,
       SCOREBOARD_CACHE_SIZE: 8,
+      PROBLEM_TABLE_CACHE_MB: 192,
       OTOG_ADMIN_USERNAME: 'admin',
       OTOG_ADMIN_PASSWORD: undefined,
       OTOG_S3_BUCKET: undefined,
@@ -121,10 +122,10 @@ describe('the API process config', () => {
   });
 
   it('reads the public API settings and refuses weak or malformed ones by name', () => {
-    const config = readApiConfig({ OFFLINE_MODE: 'true', COOKIE_SECURE: '1', JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: '20000', SCOREBOARD_CACHE_SIZE: '0' });
-    expect(config).toMatchObject({ OFFLINE_MODE: true, COOKIE_SECURE: true, JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: 20_000, SCOREBOARD_CACHE_SIZE: 0 });
-    const problems = problemsOf(() => readApiConfig({ OFFLINE_MODE: 'yes', JWT_SECRET: 'short', SCOREBOARD_CACHE_SIZE: '-1', OTOG_ADMIN_PASSWORD: 'abc' }));
-    expect(problems.map((p) => p.split(':')[0])).toEqual(['OFFLINE_MODE', 'JWT_SECRET', 'SCOREBOARD_CACHE_SIZE', 'OTOG_ADMIN_PASSWORD']);
+    const config = readApiConfig({ OFFLINE_MODE: 'true', COOKIE_SECURE: '1', JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: '20000', SCOREBOARD_CACHE_SIZE: '0', PROBLEM_TABLE_CACHE_MB: '0' });
+    expect(config).toMatchObject({ OFFLINE_MODE: true, COOKIE_SECURE: true, JWT_SECRET: 'x'.repeat(32), SUBMISSION_MAX_BYTES: 20_000, SCOREBOARD_CACHE_SIZE: 0, PROBLEM_TABLE_CACHE_MB: 0 });
+    const problems = problemsOf(() => readApiConfig({ OFFLINE_MODE: 'yes', JWT_SECRET: 'short', SCOREBOARD_CACHE_SIZE: '-1', PROBLEM_TABLE_CACHE_MB: '1.5', OTOG_ADMIN_PASSWORD: 'abc' }));
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['OFFLINE_MODE', 'JWT_SECRET', 'SCOREBOARD_CACHE_SIZE', 'PROBLEM_TABLE_CACHE_MB', 'OTOG_ADMIN_PASSWORD']);
   });
 
   it('reads TRUST_PROXY as true, false or the proxies to believe; unset believes none', () => {

@@ -4,12 +4,13 @@ import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedAttachmentUrl } from '@otog/api/modules/problems/files';
 import { checkTestdataZip } from '@otog/api/modules/problems/testdata-validation';
+import { createProblemTableCache } from '@otog/api/modules/problems/problem-table';
 import { withForgedCrc, withForgedSize } from '../support/forged-zip.ts';
 import { seedSampleProblems } from '@otog/api/seed/seed-problems';
 import { z } from 'zod';
 import { sql } from '@otog/platform/db/pool';
 import { readModel } from '@otog/platform/runner/read-model';
-import { problemsProjection, submissionsProjection } from '@otog/projections';
+import { createProblemQueries, problemsProjection, submissionsProjection } from '@otog/projections';
 import { problemContract as routes, type Problem } from '@otog/schemas/api/problem';
 import { submissionContract } from '@otog/schemas/api/submission';
 import { userContract } from '@otog/schemas/api/user';
@@ -542,6 +543,24 @@ describe('GET /problem: cached per read-model version, ETags, compression', () =
     const after = await stack.call(routes.getProblems, { as: submitter, headers: { 'if-none-match': etag } });
     expect(after.statusCode).toBe(200);
     expect(table(after).find((row) => row.id === problem.id)?.latestSubmission).toMatchObject({ id: submissionId, status: 'accept' });
+  });
+
+  it("keeps a caller's answer within PROBLEM_TABLE_CACHE_MB: with room it is made once, with none it is made per request", async () => {
+    const problem = await show((await createProblem({ name: 'Kept per caller' })).id);
+    const submitter = await stack.createUser();
+    await judgedSubmission(submitter, problem.id, 'accept');
+    const real = createProblemQueries(stack.deps.pool);
+    const madeFor = async (personalBytes: number) => {
+      let reads = 0;
+      const queries = { ...real, latestSubmissions: (userId: number) => ((reads += 1), real.latestSubmissions(userId)) };
+      const cache = createProblemTableCache(queries, { personalBytes });
+      const answers = [];
+      for (let i = 0; i < 3; i += 1) answers.push(await (await cache.answer({ admin: false, userId: submitter.id })).plain());
+      expect(answers[1]!.equals(answers[0]!) && answers[2]!.equals(answers[0]!)).toBe(true);
+      return reads;
+    };
+    expect(await madeFor(192 * 1024 * 1024)).toBe(1);
+    expect(await madeFor(0)).toBe(3);
   });
 });
 

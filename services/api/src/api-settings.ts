@@ -39,5 +39,6 @@ export function apiSettingsFrom(config: ApiConfig): ApiSettings {
     submissionMaxBytes: config.SUBMISSION_MAX_BYTES,
     trustProxy: config.TRUST_PROXY ?? false,
     scoreboardCacheSize: config.SCOREBOARD_CACHE_SIZE,
+    problemTableCacheBytes: config.PROBLEM_TABLE_CACHE_MB * 1024 * 1024,
   };
 }

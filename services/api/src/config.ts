@@ -183,6 +183,8 @@ export const apiConfigShape = {
     .optional(),
   /** Scoreboards (a contest's live or frozen board) kept built per API process, least recently read dropped; 0: none. */
   SCOREBOARD_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000).default(8),
+  /** MiB each API process keeps of per-caller problem tables (their JSON and compressed bodies); 0: none kept. */
+  PROBLEM_TABLE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(192),
   /** Largest accepted source file in bytes (OTOG: 10 KiB). */
   SUBMISSION_MAX_BYTES: z.coerce.number().int().min(100).max(1_048_576).default(10 * 1024),
   /** The first admin, created when the database has no accounts; without a password a random one is printed once. */

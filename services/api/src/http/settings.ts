@@ -54,6 +54,12 @@ export interface ApiSettings {
    * up to twice that while its next build runs.
    */
   readonly scoreboardCacheSize: number;
+  /**
+   * Bytes each API process keeps of per-caller problem tables (the problem list with the caller's own
+   * results): two thirds for their JSON (2.3 MB each for 10,000 problems), a third for their compressed
+   * bodies (~90 KB each). 0 makes every such answer again.
+   */
+  readonly problemTableCacheBytes: number;
 }
 
 /** What the public API's modules are given: the event-sourcing core, file storage and settings. */
@@ -93,4 +99,5 @@ export const DEFAULT_API_SETTINGS: Omit<ApiSettings, 'jwtSecret'> = {
   },
   trustProxy: false,
   scoreboardCacheSize: 8,
+  problemTableCacheBytes: 192 * 1024 * 1024,
 };

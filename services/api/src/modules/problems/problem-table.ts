@@ -94,21 +94,20 @@ function personalised(table: SharedTable, latest: ReadonlyMap<number, Submission
 
 export type ProblemTableCache = ReturnType<typeof createProblemTableCache>;
 
-/** Room for the personal compressed bodies: ~90 KB each (brotli) for 10,000 problems, so some 700 callers. */
-const PERSONAL_BODY_BYTES = 64 * 1024 * 1024;
 /**
- * Room for the personal JSON (one per caller): 2.3 MB each for 10,000 problems, so some 55 callers. Asked
+ * `personalBytes` is shared by the personal answers (PROBLEM_TABLE_CACHE_MB, 192 MiB by default). A third
+ * holds their compressed bodies: ~90 KB each (brotli) for 10,000 problems, so some 700 callers at the
+ * default. Two thirds hold their JSON, one per caller: 2.3 MB each, so some 55 callers. The JSON is asked
  * for by callers that take it uncompressed, and to compress an encoding not kept yet; making it again is a
  * read of the caller's latest submissions and a copy of 2.3 MB.
  */
-const PERSONAL_JSON_BYTES = 128 * 1024 * 1024;
-
-export function createProblemTableCache(queries: ProblemQueries) {
+export function createProblemTableCache(queries: ProblemQueries, options: { personalBytes: number }) {
+  const bodyBytes = Math.floor(options.personalBytes / 3);
   // At most one table per audience: the newest version asked for. Concurrent requests share its build.
   const current = new Map<Audience, { version: string; table: Promise<SharedTable> }>();
-  const personalBodies = createBodyCache(PERSONAL_BODY_BYTES);
+  const personalBodies = createBodyCache(bodyBytes);
   // By user id: the JSON last made for them, and its ETag.
-  const personalJson = createByteCache<{ etag: string; json: Buffer }>(PERSONAL_JSON_BYTES, (kept) => kept.json.length);
+  const personalJson = createByteCache<{ etag: string; json: Buffer }>(options.personalBytes - bodyBytes, (kept) => kept.json.length);
   // ETag → the JSON being made, so that concurrent requests of one caller make it once.
   const making = new Map<string, Promise<Buffer>>();
 

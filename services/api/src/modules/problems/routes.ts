@@ -71,7 +71,7 @@ export async function problemsRoutes(app: FastifyInstance, deps: ApiDependencies
   const maxFileBytes = deps.settings.problemFileMaxBytes;
 
   // The table is served from a cache of its JSON per read-model version (problem-table.ts), with ETags and compression.
-  const table = createProblemTableCache(queries);
+  const table = createProblemTableCache(queries, { personalBytes: deps.settings.problemTableCacheBytes });
   serve(app, routes.getProblems, async (request, reply) =>
     sendCachedAnswer(request, reply, await table.answer({ admin: isAdmin(request.auth), userId: request.auth?.id ?? null })),
   );
