@@ -107,7 +107,11 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
           `${fixed(report.postMs.p50)} / ${fixed(report.postMs.p99)}`,
           fixed(report.submissions.retries),
           fixed(report.judgedWithinMs),
-          report.queueWaitP99Seconds === null ? '–' : `≤ ${report.queueWaitP99Seconds}`,
+          report.queueWaitP99Seconds === null
+            ? '–'
+            : Number.isFinite(report.queueWaitP99Seconds)
+              ? `≤ ${report.queueWaitP99Seconds}`
+              : 'over the last bucket',
           `${fixed(report.verdictToBoardMs.p50)} / ${fixed(report.verdictToBoardMs.p99)}`,
           `${fixed(report.scoreboardGetMs.p50)} / ${fixed(report.scoreboardGetMs.p99)}`,
           fixed(report.chat.fanOutP99Ms),
