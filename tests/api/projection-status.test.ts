@@ -52,6 +52,7 @@ describe('GET /admin/projections', () => {
         secondsBehind: 0,
         error: null,
         registered: true,
+        manualCutover: false,
       });
       expect(live[0]!.generation).toBeGreaterThanOrEqual(1);
       expect(live[0]!.position).toMatch(POSITION);
@@ -73,6 +74,10 @@ describe('GET /admin/projections', () => {
     // Nothing folded: the whole log is behind it, the oldest event recorded a moment ago or more.
     expect(ghost!.eventsBehind).toBeGreaterThan(0);
     expect(ghost!.secondsBehind).toBeGreaterThanOrEqual(0);
+    // Rebuilt with --no-cutover: the page says it waits for the operator.
+    await stack.deps.pool.query(sql.unsafe`
+      INSERT INTO projection_slots (projection, version, code_version, state, manual_cutover) VALUES ('ghost', 2, 1, 'building', true)`);
+    expect((await status()).slots.find((slot) => slot.projection === 'ghost' && slot.generation === 2)).toMatchObject({ state: 'building', manualCutover: true });
   });
 
   it('is for admins only', async () => {

@@ -142,10 +142,9 @@ it('runs the scaled topology and loses nothing when an API node, a projector or 
       .map(([, labels, value]) => ({ labels: labels!, value: Number(value) }))
       .filter((sample) => sample.labels.includes('projection="contest_scores"'));
   const topicsRead = (samples: ReturnType<typeof kafkaLag>) => [...new Set(samples.map((sample) => /topic="([^"]+)"/.exec(sample.labels)![1]))].sort();
-  expect(topicsRead(kafkaLag(projector))).toEqual(['otog.contest-events.v1', 'otog.problems.v1']);
-  await until('the scoreboard projection has applied every message of its topics', async () => {
+  await until('the scoreboard projection reports its two topics and has applied every message of them', async () => {
     const samples = kafkaLag(await metricsOf('projector-2'));
-    return samples.length > 0 && samples.every((sample) => sample.value === 0);
+    return topicsRead(samples).join() === 'otog.contest-events.v1,otog.problems.v1' && samples.every((sample) => sample.value === 0);
   }, 30_000, 200);
   // The restarted judge judged the third submission.
   expect(judge).toMatch(/^otog_judge_slots\{[^}]*\} 1$/m);

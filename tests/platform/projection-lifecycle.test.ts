@@ -100,6 +100,7 @@ describe('rebuild and blue/green cutover', () => {
     }, 20_000);
     // Several refreshes of the auto-cutover runner later, it is still waiting for the operator.
     for (let i = 0; i < 3; i += 1) await projector.runner.refresh();
+    await projector.runner.waitFor('ledger', head);
     expect((await listSlots(db.pool, 'ledger')).map((s) => [s.generation, s.state, s.manualCutover])).toEqual([
       [1, 'live', false],
       [2, 'building', true],

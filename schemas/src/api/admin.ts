@@ -38,6 +38,8 @@ export const ProjectionSlotSchema = z.object({
   error: z.string().nullable(),
   /** False when this server's code has no projection of that name (left over from another version). */
   registered: z.boolean(),
+  /** A building slot rebuilt with --no-cutover: caught up, it waits for an operator's `projections cutover`. */
+  manualCutover: z.boolean().optional(),
 });
 export type ProjectionSlot = z.infer<typeof ProjectionSlotSchema>;
 

@@ -64,6 +64,7 @@ export function ProjectionsPage() {
         <td className="admin-nowrap">
           ชุดที่ {slot.generation} · โค้ดรุ่น {slot.codeVersion}
           <span className="muted admin-block">{SLOT_STATE[slot.state]}</span>
+          {slot.manualCutover ? <span className="muted admin-block">รอผู้ดูแลสั่งสลับ (projections cutover)</span> : null}
         </td>
         <td className="admin-mono admin-nowrap">{slot.position}</td>
         <td>{lag(slot)}</td>

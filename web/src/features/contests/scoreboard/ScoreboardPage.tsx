@@ -93,12 +93,16 @@ function Scoreboard({ contestId }: { contestId: number }) {
     refetchBoard();
   });
   // A change folded before the room was joined told nobody, and polling stops once it is joined: what was
-  // read until then may already be stale.
+  // read until then may already be stale, a read still on its way too (the board asked for at page load).
   const wasWatched = useRef(watched);
   useEffect(() => {
-    if (watched && !wasWatched.current) refetchBoard();
+    if (watched && !wasWatched.current) {
+      const inFlight = queryClient.isFetching({ queryKey: boardsOf(contestId) }) > 0;
+      if (inFlight) void queryClient.refetchQueries({ queryKey: boardsOf(contestId) }, { cancelRefetch: false }).then(refetchBoard);
+      else refetchBoard();
+    }
     wasWatched.current = watched;
-  }, [watched, refetchBoard]);
+  }, [watched, refetchBoard, queryClient, contestId]);
 
   const problems = useMemo<readonly BoardProblem[]>(() => shown?.problems ?? [], [shown]);
   const rows = useMemo<BoardRow[]>(() => (shown ? boardRowsOf(shown) : []), [shown]);
