@@ -27,6 +27,9 @@ function faultPlan(contestMs: number, seed: number): Array<{ atMs: number; targe
   return plan;
 }
 
+/** The claim-wait histogram's bucket holding p99 (Infinity: beyond its last bound). */
+const queueWait = (seconds: number | null) => (seconds === null ? '–' : Number.isFinite(seconds) ? `≤ ${seconds}` : 'over the last bucket');
+
 const fixed = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export async function benchNational(context: BenchContext): Promise<BenchResult> {
@@ -107,11 +110,7 @@ export async function benchNational(context: BenchContext): Promise<BenchResult>
           `${fixed(report.postMs.p50)} / ${fixed(report.postMs.p99)}`,
           fixed(report.submissions.retries),
           fixed(report.judgedWithinMs),
-          report.queueWaitP99Seconds === null
-            ? '–'
-            : Number.isFinite(report.queueWaitP99Seconds)
-              ? `≤ ${report.queueWaitP99Seconds}`
-              : 'over the last bucket',
+          queueWait(report.queueWaitP99Seconds),
           `${fixed(report.verdictToBoardMs.p50)} / ${fixed(report.verdictToBoardMs.p99)}`,
           `${fixed(report.scoreboardGetMs.p50)} / ${fixed(report.scoreboardGetMs.p99)}`,
           fixed(report.chat.fanOutP99Ms),

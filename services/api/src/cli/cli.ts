@@ -282,7 +282,7 @@ async function printStatus(ctx: CliContext, print: (line: string) => void): Prom
           : String(await eventsAfter(ctx.pool, slot));
     const fault = slot.checkpointStatus === 'faulted' ? `  FAULTED ${JSON.stringify(slot.error)}` : '';
     const unknown = registered.has(slot.projection) ? '' : '  (not in this code)';
-    const manual = slot.state === 'building' && slot.manualCutover ? '  (waits for projections cutover)' : '';
+    const manual = slot.manualCutover ? '  (waits for projections cutover)' : '';
     print(`${slot.projection} v${slot.generation}  ${slot.state.padEnd(8)} code ${slot.codeVersion}  at ${encodePosition(slot)}  behind ${behind}${fault}${unknown}${manual}`);
   }
 }

@@ -67,8 +67,9 @@ const INLINE_SCRIPT = /<script>([\s\S]*?)<\/script>/g;
 
 /**
  * The page's Content-Security-Policy: scripts only from this site, plus the page's own inline scripts by
- * hash (the colour mode set before the first paint, a scoreboard's early board request); styles may be inline (the editor injects its own);
- * images, PDFs (an embed), sockets and API calls from this site only; no framing by other sites.
+ * hash (the colour mode set before the first paint, a scoreboard's early board request); styles may be
+ * inline (the editor injects its own); images, PDFs (an embed), sockets and API calls from this site only;
+ * no framing by other sites.
  */
 export function contentSecurityPolicy(html: string): string {
   const hashes = [...html.matchAll(INLINE_SCRIPT)].map(([, body]) => `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`);

@@ -111,9 +111,7 @@ export async function createRebuildSlot(pool: DatabasePool, definition: Projecti
         `${definition.name} v${newer.generation} is folded by code version ${newer.codeVersion}, newer than this code's ${definition.version}; rebuild with the newer code`,
       );
     }
-    const state = slots.some((s) => s.state === 'live') ? 'building' : 'live';
-    // The first slot goes live at once: there is nothing to cut over from.
-    return createSlot(tx, definition, slots, state, state === 'building' && (options.manualCutover ?? false));
+    return createSlot(tx, definition, slots, slots.some((s) => s.state === 'live') ? 'building' : 'live', options.manualCutover ?? false);
   });
 }
 
@@ -161,7 +159,7 @@ export async function cutover(
     await tx.query(sql.unsafe`
       UPDATE consumer_checkpoints SET status = 'retired', updated_at = now() WHERE consumer = ANY(${sql.array(consumers, 'text')})`);
     await tx.query(sql.unsafe`
-      UPDATE projection_slots SET state = 'live', live_since = now(), manual_cutover = false
+      UPDATE projection_slots SET state = 'live', live_since = now()
       WHERE projection = ${definition.name} AND version = ${generation}`);
     return { retired: previous?.generation ?? null };
   });
@@ -250,7 +248,8 @@ export async function listSlots(db: Queryable, projection?: string): Promise<Slo
       generation,
       codeVersion,
       state,
-      manualCutover,
+      // Recorded at the rebuild; it means something only while the slot is building.
+      manualCutover: state === 'building' && manualCutover,
       retiredAt,
       source: kafka.length > 0 ? 'kafka' : 'pglog',
       ...position,

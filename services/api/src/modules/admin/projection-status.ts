@@ -81,7 +81,7 @@ export async function readProjectionStatus(
       updatedAt: updatedAt.get(slotConsumerName(slot.projection, slot.generation)) ?? null,
       error: slot.error === null || slot.error === undefined ? null : JSON.stringify(slot.error),
       registered: registered.has(slot.projection),
-      manualCutover: slot.state === 'building' && slot.manualCutover,
+      manualCutover: slot.manualCutover,
     });
   }
   return { head: encodePosition(head), checkedAt, slots: rows };
