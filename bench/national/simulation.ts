@@ -70,6 +70,11 @@ export interface SimulationOptions {
   readonly projectionSource?: 'log' | 'kafka';
   /** Client processes the contestants submit from (default 4, at most `concurrency`). */
   readonly clientProcesses?: number;
+  /**
+   * The share of the contest (0..1) the submissions are planned in (default 0.98). The rest lets a backlog
+   * of the last burst reach the API before the contest ends, when a POST takes seconds (a busy machine).
+   */
+  readonly submitWithin?: number;
 }
 
 export interface Check {
@@ -397,7 +402,7 @@ export async function runNationalSimulation(options: SimulationOptions): Promise
         contestant,
         key: `national-${contestId}-${contestant.id}-${index}`,
         problemId: problems[Math.floor(next() * problems.length)]!,
-        at: start + Math.floor(arrivalMoment(next) * options.contestMs * 0.98),
+        at: start + Math.floor(arrivalMoment(next) * options.contestMs * (options.submitWithin ?? 0.98)),
         verdict: next() < 0.5 ? 'SIM_ACCEPT' : `SIM_PARTIAL:${Math.floor(next() * 100)}`,
       })),
     ).sort((a, b) => a.at - b.at);

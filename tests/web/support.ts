@@ -130,10 +130,18 @@ export function databaseUrlOf(dataDir: string): string {
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/otog`;
 }
 
-/** A full-page screenshot at the page's current width: `<name>-<width>.png`. */
+/**
+ * A full-page screenshot at the page's current width: `<name>-<width>.png`. Chromium on a loaded CI machine
+ * has once left a capture unanswered for 30 s (a CI run of the admin status page): a capture that times out
+ * is tried once more.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+  const take = (timeout: number) => page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, timeout });
+  await take(15_000).catch((error: unknown) => {
+    if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
+    return take(20_000);
+  });
 }
 
 /** Signs in through the /login form and waits for the redirect. */
