@@ -11,7 +11,7 @@ import { insertAccount } from '@otog/api/modules/users/accounts';
 import { hashPassword } from '@otog/api/modules/auth/passwords';
 import { sql } from '@otog/platform/db/pool';
 import type { NewEvent } from '@otog/platform/eventstore/event-store';
-import { chromiumMissing, jsFileOf, launchBrowser, mainThreadSplit, WEB_DIST, type JsFile, type MainThreadSplit } from './lib/browser.ts';
+import { chromiumMissing, jsFileOf, launchBrowser, launchProfile, mainThreadSplit, WEB_DIST, type JsFile, type MainThreadSplit } from './lib/browser.ts';
 import type { BenchContext } from './lib/context.ts';
 import { CPP_SOURCE, startBenchApiStack, type BenchApiStack } from './lib/api-stack.ts';
 import { runningContestEvents, verdictEvent } from './lib/contest-verdicts.ts';
@@ -108,6 +108,41 @@ async function seedContest(stack: BenchApiStack, contestants: number): Promise<{
   return { contestId, viewer, problemIds, nextSubmission: async () => submissionIds[spare++]! };
 }
 
+const CONTEXT_OPTIONS = { viewport: { width: 1280, height: 900 }, locale: 'th-TH', timezoneId: 'Asia/Bangkok' };
+
+/** In the page: navigation start → the first board row in the DOM and a zero-delay task run after it. */
+const USABLE_IN_PAGE = `new Promise((resolve, reject) => {
+  setTimeout(() => reject(new Error('no board row within 60 s')), 60000);
+  const done = () => setTimeout(() => resolve(performance.now()), 0);
+  if (document.querySelector('tr.sb-row')) return done();
+  new MutationObserver((_, observer) => {
+    if (!document.querySelector('tr.sb-row')) return;
+    observer.disconnect();
+    done();
+  }).observe(document, { subtree: true, childList: true });
+})`;
+
+/** `loads` timed loads of the board after `warmups` untimed ones, each in a new tab of `context`. */
+async function timeLoads(context: BrowserContext, url: string, contestId: number, loads: number, warmups: number): Promise<{ usable: number[]; rows: string[][] }> {
+  const usable: number[] = [];
+  const rows: string[][] = [];
+  for (let i = 1 - warmups; i <= loads; i++) {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    const at = await page.evaluate<number>(USABLE_IN_PAGE);
+    const api = await page.evaluate<{ start: number; end: number }>(`(() => {
+      const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/contest/${contestId}/scoreboard'));
+      return entry ? { start: entry.requestStart, end: entry.responseEnd } : { start: 0, end: 0 };
+    })()`);
+    if (i > 0) {
+      usable.push(at);
+      rows.push([String(i), `${ms(api.start)} ms`, `${ms(api.end - api.start)} ms`, `${ms(at - api.end)} ms`, `${ms(at)} ms`]);
+    }
+    await page.close();
+  }
+  return { usable, rows };
+}
+
 export async function benchScoreboardWeb(context: BenchContext): Promise<BenchResult> {
   const missing = chromiumMissing('scoreboard-web', TITLE);
   if (missing) return missing;
@@ -124,7 +159,7 @@ export async function benchScoreboardWeb(context: BenchContext): Promise<BenchRe
     const boardPath = `/contest/${contestId}/scoreboard`;
 
     const newContext = async (): Promise<BrowserContext> => {
-      const created = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'th-TH', timezoneId: 'Asia/Bangkok' });
+      const created = await browser.newContext(CONTEXT_OPTIONS);
       await created.addCookies([{ name: 'accessToken', value: viewer.token, url: stack.url }]);
       return created;
     };
@@ -151,26 +186,21 @@ export async function benchScoreboardWeb(context: BenchContext): Promise<BenchRe
       return files;
     })();
 
-    // Navigation → usable board, warm HTTP cache.
+    // Navigation → usable board: a private window (incognito: the HTTP cache warm, the app compiled on every
+    // load) and a returning visitor's browser profile (V8's code cache warm too), which the target is judged on.
     const browserContext = await newContext();
-    const usable: number[] = [];
-    const loadRows: string[][] = [];
-    for (let i = 0; i <= loads; i++) {
-      const page = await browserContext.newPage();
-      await page.goto(`${stack.url}${boardPath}`, { waitUntil: 'commit' });
-      await page.locator('tr.sb-row').first().waitFor({ timeout: 60_000 });
-      const at = await page.evaluate<number>('new Promise((resolve) => setTimeout(() => resolve(performance.now()), 0))');
-      const api = await page.evaluate<{ start: number; end: number }>(`(() => {
-        const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/contest/${contestId}/scoreboard'));
-        return entry ? { start: entry.requestStart, end: entry.responseEnd } : { start: 0, end: 0 };
-      })()`);
-      if (i > 0) {
-        usable.push(at);
-        loadRows.push([String(i), `${ms(api.start)} ms`, `${ms(api.end - api.start)} ms`, `${ms(at - api.end)} ms`, `${ms(at)} ms`]);
+    const privateLoads = await timeLoads(browserContext, `${stack.url}${boardPath}`, contestId, loads, 1);
+    const profile = await launchProfile(CONTEXT_OPTIONS);
+    const returningLoads = await (async () => {
+      try {
+        await profile.context.addCookies([{ name: 'accessToken', value: viewer.token, url: stack.url }]);
+        return await timeLoads(profile.context, `${stack.url}${boardPath}`, contestId, loads, 2);
+      } finally {
+        await profile.close();
       }
-      await page.close();
-    }
-    const usableSummary = summarize(usable);
+    })();
+    const usableSummary = summarize(returningLoads.usable);
+    const privateSummary = summarize(privateLoads.usable);
 
     // Scrolling inside the board's box.
     const page = await browserContext.newPage();
@@ -242,7 +272,13 @@ export async function benchScoreboardWeb(context: BenchContext): Promise<BenchRe
     const figures: Figure[] = [
       { name: 'JavaScript loaded by /contest (gzip -9)', value: contestKb, unit: 'KB', display: `${contestKb.toFixed(1)} KB (${contestJs.initial.length} files)`, target: JS_TARGET },
       { name: 'JavaScript loaded by /contest/{id}/scoreboard until the board is on screen (gzip -9)', value: boardKb, unit: 'KB', display: `${boardKb.toFixed(1)} KB (${boardJs.initial.length} files)`, target: JS_TARGET },
-      { name: `navigation → usable board, ${int(contestants)} contestants, median of ${loads}`, value: usableSummary.p50, unit: 'ms', display: `${ms(usableSummary.p50)} ms (max ${ms(usableSummary.max)} ms)`, target: USABLE_TARGET },
+      {
+        name: `navigation → usable board, ${int(contestants)} contestants, median of ${loads} (a returning visitor's browser)`,
+        value: usableSummary.p50,
+        unit: 'ms',
+        display: `${ms(usableSummary.p50)} ms (max ${ms(usableSummary.max)} ms); in a private window ${ms(privateSummary.p50)} ms (max ${ms(privateSummary.max)} ms)`,
+        target: USABLE_TARGET,
+      },
       { name: `scrolling the ${int(contestants)}-row board: frame time p95`, value: p95, unit: 'ms', display: `${ms(p95)} ms (${longFrames} of ${frames.length} frames over 50 ms)`, target: FRAME_TARGET },
       {
         name: `one live update (refetched ${int(contestants)}-row board, ${int(response_bytes / 1024)} KB JSON): response end → DOM updated`,
@@ -273,16 +309,16 @@ export async function benchScoreboardWeb(context: BenchContext): Promise<BenchRe
         `${int(contestants)} contestants (insertAccount, one shared hash), ${PROBLEMS} problems and a running classic contest appended as events; ${SUBMISSIONS_EACH} judged submissions each (${int(contestants * SUBMISSIONS_EACH)}), folded live; seeding took ${int(seedMs / 1000)} s.`,
         'The API and the built web app served by `buildApp` in the bench process (no realtime server); Debian Chromium headless on the same 2 cores, signed in as a contestant on the board.',
         'Initial JavaScript: every .js requested on a first visit until the page is on screen, gzip -9 here (the server sends them uncompressed), less the idle prefetch of the everyday pages (listed apart; from its first chunk on).',
-        '“Usable”: navigation start until the first board row is in the DOM and a zero-delay task runs; warm HTTP cache.',
+        '“Usable”: navigation start until the first board row is in the DOM and a zero-delay task runs after it, timed in the page. Returning visitor: a normal browser profile after two earlier visits (HTTP cache and V8’s code cache warm). Private window: an incognito context after one earlier visit (HTTP cache warm; Chromium does not reuse compiled code there).',
         'Live update: the viewer gets 10 accepted verdicts (they move to rank 1, in view); the page refetches on its 15 s poll (what a push starts); measured from the board response’s end to the last DOM mutation (JSON and schema parsing, ranks, render), with the long tasks in that window.',
       ],
       figures,
       tables: [
         filesTable,
         {
-          title: `Loads with a warm HTTP cache (${loads} runs): where the time goes`,
-          header: ['run', 'board request sent', 'API answer (request → response end)', 'parse + render after the answer', 'usable'],
-          rows: loadRows,
+          title: `Loads (${loads} runs each): where the time goes`,
+          header: ['browser', 'run', 'board request sent', 'API answer (request → response end)', 'parse + render after the answer', 'usable'],
+          rows: [...returningLoads.rows.map((row) => ['returning visitor', ...row]), ...privateLoads.rows.map((row) => ['private window', ...row])],
         },
         scrollTable,
       ],
