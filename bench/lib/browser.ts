@@ -25,9 +25,14 @@ export function chromiumMissing(id: string, title: string): BenchResult | undefi
   return { id, title, method: [], figures: [], tables: [], notes: [`**Not measured:** ${CHROMIUM} is missing (apt-get install chromium).`] };
 }
 
-/** Builds web/dist when its inputs changed (what `npm start` does), then starts headless Chromium. */
-export function launchBrowser(): Promise<Browser> {
+/** Builds web/dist when its inputs changed, as `npm start` does. */
+function buildWebIfStale(): void {
   execFileSync(process.execPath, [join(root, 'web/scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
+}
+
+/** Builds web/dist when stale, then starts headless Chromium. */
+export function launchBrowser(): Promise<Browser> {
+  buildWebIfStale();
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
@@ -37,9 +42,12 @@ export function launchBrowser(): Promise<Browser> {
  * to back on 2026-11-28 a scoreboard was usable after 1.06 s here against 1.73 s there (medians of 6 loads).
  */
 export async function launchProfile(options: BrowserContextOptions): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  execFileSync(process.execPath, [join(root, 'web/scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
+  buildWebIfStale();
   const dir = mkdtempSync(join(tmpdir(), 'otog-bench-profile-'));
-  const context = await chromium.launchPersistentContext(dir, { ...options, executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(dir, { ...options, executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS }).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     context,
     close: async () => {

@@ -235,6 +235,40 @@ describe('scoreboard', () => {
     await contestant.context().close();
   }, 60_000);
 
+  it('the board read again unchanged when the contest room is joined is asked for with its ETag, answered 304 and not parsed again', async () => {
+    const contestant = await (await stack.newContext(1280)).newPage();
+    await signIn(contestant, alice.username, alice.password);
+    await contestant.goto('about:blank');
+    const columns = `/api/contest/${contests.main.id}/scoreboard/columns`;
+    // How many answers of the board the page read as text (the API client parses every body it reads that way).
+    await contestant.addInitScript((path) => {
+      const text = Response.prototype.text;
+      const counter = window as unknown as { boardTexts: number };
+      counter.boardTexts = 0;
+      Response.prototype.text = function (this: Response) {
+        if (new URL(this.url).pathname === path) counter.boardTexts++;
+        return text.call(this);
+      };
+    }, columns);
+    const reads: Array<{ status: number; etag: string | undefined; asked: string | undefined }> = [];
+    contestant.on('response', (response) => {
+      if (new URL(response.url()).pathname !== columns) return;
+      reads.push({ status: response.status(), etag: response.headers().etag, asked: response.request().headers()['if-none-match'] });
+    });
+    await board(contestant, contests.main.id);
+    await poll(() => boardRow(contestant, alice.id).locator('.sb-total').innerText()).toBe('140');
+    // The read made when the room is joined names the ETag of the board the page has.
+    await poll(async () => reads.some((read) => read.asked !== undefined)).toBe(true);
+    const conditional = reads.find((read) => read.asked !== undefined)!;
+    const plain = reads.filter((read) => read.status === 200);
+    expect(plain.map((read) => read.etag)).toContain(conditional.asked);
+    expect(conditional.status).toBe(304);
+    // Only the 200 answers were read; the 304 kept the board the page had.
+    expect(await contestant.evaluate(() => (window as unknown as { boardTexts: number }).boardTexts)).toBe(plain.length);
+    await expect(boardRow(contestant, alice.id).locator('.sb-total').innerText()).resolves.toBe('140');
+    await contestant.context().close();
+  }, 60_000);
+
   it('the score-history dialog shows the totals, the ranks, the chart and the submissions', async () => {
     await board(viewer, contests.main.id);
     await boardRow(viewer, alice.id).locator('.sb-total').click();

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, errors, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '../support/local-services.ts';
 import { isAlive, postmasterOf, root, startOtog, type OtogProcess } from '../e2e/otog-process.ts';
 
@@ -139,7 +139,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
   const take = (timeout: number) => page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, timeout });
   await take(15_000).catch((error: unknown) => {
-    if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
+    if (!(error instanceof errors.TimeoutError)) throw error;
     return take(20_000);
   });
 }

@@ -8,14 +8,14 @@ const LOCALE = 'th-TH-u-ca-buddhist-nu-latn';
  * Each format is made on its first use: making one loads the locale's calendar data, tens of milliseconds
  * of a page's boot that most pages (a scoreboard, say) would spend on formats they never show.
  */
-function parts(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+function lazyFormat(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
   let format: Intl.DateTimeFormat | undefined;
   return () => (format ??= new Intl.DateTimeFormat(LOCALE, { hour12: false, ...options }));
 }
-const numeric = parts({ day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const numericShort = parts({ day: '2-digit', month: '2-digit', year: '2-digit', hour: '2-digit', minute: '2-digit' });
-const long = parts({ day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-const dateOnly = parts({ day: 'numeric', month: 'short', year: 'numeric' });
+const numeric = lazyFormat({ day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const numericShort = lazyFormat({ day: '2-digit', month: '2-digit', year: '2-digit', hour: '2-digit', minute: '2-digit' });
+const long = lazyFormat({ day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const dateOnly = lazyFormat({ day: 'numeric', month: 'short', year: 'numeric' });
 
 function pick(format: () => Intl.DateTimeFormat, date: Date): Record<string, string> {
   return Object.fromEntries(format().formatToParts(date).map((part) => [part.type, part.value]));

@@ -2,9 +2,13 @@
 import { contestContract, parseScoreboardColumns } from '@otog/schemas/api/contest';
 import { apiKey, apiQuery } from '../../../lib/query.ts';
 
-/** The live board (no `at`) or the board as it stood at `at` with the verdicts known then. */
+/**
+ * The live board (no `at`) or the board as it stood at `at` with the verdicts known then. The live board is
+ * read conditionally: read again unchanged (a notice for something it does not show, the room joined after
+ * the first read), it keeps its rows without parsing 1 MB again.
+ */
 export function boardQuery(contestId: number, at: string | null = null) {
-  return apiQuery(contestContract.getContestScoreboardColumns, { params: { contestId }, query: at ? { at, judged: 'then' } : {} }, { parse: parseScoreboardColumns });
+  return apiQuery(contestContract.getContestScoreboardColumns, { params: { contestId }, query: at ? { at, judged: 'then' } : {} }, { parse: parseScoreboardColumns, conditional: at === null });
 }
 
 /** Every board of the contest, live and replayed: what a scoreboard notice or a reveal makes stale. */
