@@ -39,7 +39,7 @@ export function launchBrowser(): Promise<Browser> {
 /**
  * A normal browser profile in a new directory, as a returning visitor's browser is. Chromium reuses the
  * app's compiled code across visits there, not in the incognito contexts `browser.newContext()` makes: back
- * to back on 2026-11-28 a scoreboard was usable after 1.06 s here against 1.73 s there (medians of 6 loads).
+ * to back on 2026-11-28 a scoreboard was usable after 1.06 s here against 1.73 s there (medians of 7 and 6 loads).
  */
 export async function launchProfile(options: BrowserContextOptions): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   buildWebIfStale();

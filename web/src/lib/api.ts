@@ -2,15 +2,14 @@
  * Calls the API through its contracts (schemas/src/api): builds the URL from the route, sends the access
  * token, and parses every answer with the route's schema for that status. On a 401 it refreshes the
  * access token once (one refresh at a time across requests and, through a Web Lock, across tabs) and
- * retries; when the refresh fails the session has ended. A conditional read (the live scoreboard) asks with
- * the ETag of the answer it has and keeps that answer on a 304.
+ * retries; when the refresh fails the session has ended. A read given the answer it already has asks with
+ * that answer's ETag and keeps it on a 304.
  */
 import type { z } from 'zod';
 import { authContract } from '@otog/schemas/api/auth';
 import { pathOf, type RouteContract, type UserSummary } from '@otog/schemas/api/contract';
 import { readAccessToken } from './cookies.ts';
 import { takeEarlyRequest } from './early-request.ts';
-import { userFromToken } from './jwt.ts';
 
 export const API_BASE = '/api';
 /** The spec's message when an answer does not match its contract. */
@@ -102,40 +101,18 @@ function refreshAccessToken(stale: string | null): Promise<boolean> {
 }
 
 /**
- * The last answer of each conditional read (CallOptions.conditional) by URL: whose it is, its ETag, its
- * checked value. Kept per user, not per access token, so a renewed token still asks conditionally; the ETag
- * names what the server chose for the caller (a board's view), so a 304 is right for whoever gets it.
+ * The ETag each checked answer came with, by the answer itself, for a read that asks again with the answer it
+ * has (CallOptions.previous). Weak: an answer no query holds any more takes its ETag with it.
  */
-const keptAnswers = new Map<string, KeptAnswer>();
-interface KeptAnswer {
-  readonly user: string | null;
-  readonly etag: string;
-  readonly value: unknown;
-}
-/** A page reads one or two large answers live (a contest's board); older ones are let go. */
-const KEPT_ANSWERS = 2;
-
-const userOf = (token: string | null): string | null => (token === null ? null : String(userFromToken(token)?.id ?? token));
-
-function keepAnswer(url: string, token: string | null, etag: string | null, value: unknown): void {
-  keptAnswers.delete(url);
-  if (etag === null) return;
-  keptAnswers.set(url, { user: userOf(token), etag, value });
-  for (const oldest of keptAnswers.keys()) {
-    if (keptAnswers.size <= KEPT_ANSWERS) break;
-    keptAnswers.delete(oldest);
-  }
-}
+const etags = new WeakMap<object, string>();
+const etagOf = (value: unknown) => (typeof value === 'object' && value !== null ? etags.get(value) : undefined);
 
 interface Sent {
-  readonly url: string;
   readonly token: string | null;
   readonly response: Response;
-  /** The kept answer whose ETag was sent (a conditional read). */
-  readonly kept?: KeptAnswer;
 }
 
-async function send(contract: RouteContract, input: ApiInput, conditional = false): Promise<Sent> {
+async function send(contract: RouteContract, input: ApiInput, ifNoneMatch?: string): Promise<Sent> {
   const token = readAccessToken();
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
@@ -149,12 +126,10 @@ async function send(contract: RouteContract, input: ApiInput, conditional = fals
   const early = takeEarlyRequest(contract.method, url, token);
   if (early) {
     const response = await early.catch(() => null);
-    if (response) return { url, token, response };
+    if (response) return { token, response };
   }
   // With this header the browser's cache stays out of the way and a 304 reaches us as it is.
-  const found = conditional ? keptAnswers.get(url) : undefined;
-  const kept = found && found.user === userOf(token) ? found : undefined;
-  if (kept) headers['if-none-match'] = kept.etag;
+  if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
   const response = await fetch(url, {
     method: contract.method,
     headers,
@@ -162,7 +137,7 @@ async function send(contract: RouteContract, input: ApiInput, conditional = fals
     ...(body === undefined ? {} : { body }),
     ...(input.signal ? { signal: input.signal } : {}),
   });
-  return { url, token, response, ...(kept ? { kept } : {}) };
+  return { token, response };
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -182,31 +157,33 @@ export interface CallOptions<C extends RouteContract> {
   /** Checks a success body in place of the route's zod schema (same rules, faster on very large answers); null: refused. */
   readonly parse?: (body: unknown) => ApiOk<C> | null;
   /**
-   * Asks with the last answer's ETag, and on a 304 returns that answer's value again, the same object: a large
-   * answer that has not changed (a scoreboard read again when the contest room is joined) is not parsed again,
-   * and what a page derives from it by identity (the scoreboard's rows) is not derived again.
+   * The answer this read already has (a query's data): asked for with its ETag, and on a 304 returned again,
+   * the same object, so a large unchanged answer (a scoreboard read again when the contest room is joined)
+   * is not parsed again and what a page derives from it by identity is not derived again. The ETag names
+   * what the server chose for the caller (a board's view), so a 304 is right for whoever gets it.
    */
-  readonly conditional?: boolean;
+  readonly previous?: ApiOk<C>;
 }
 
 export async function callApi<C extends RouteContract>(contract: C, input: ApiInput = {}, options: CallOptions<C> = {}): Promise<ApiOk<C>> {
-  const conditional = options.conditional === true && contract.method === 'GET';
-  let sent = await send(contract, input, conditional);
+  const ifNoneMatch = contract.method === 'GET' ? etagOf(options.previous) : undefined;
+  let sent = await send(contract, input, ifNoneMatch);
   // The auth routes treat a bad token as none: their 401 means wrong credentials, not an expired token.
   if (sent.response.status === 401 && !contract.access.ignoresInvalidToken) {
     const stale = sent.token;
-    if (await refreshAccessToken(stale)) sent = await send(contract, input, conditional);
+    if (await refreshAccessToken(stale)) sent = await send(contract, input, ifNoneMatch);
     else if (stale) sessionHooks.expired();
   }
   const { response } = sent;
-  if (response.status === 304 && sent.kept) return sent.kept.value as ApiOk<C>;
+  if (response.status === 304 && ifNoneMatch !== undefined) return options.previous as ApiOk<C>;
   const body = await readBody(response);
   if (!response.ok) {
     const message = typeof body === 'object' && body !== null && 'message' in body ? String(body.message) : response.statusText;
     throw new ApiError(response.status, message);
   }
   const value = checkedBody(contract, response.status, body, options);
-  if (conditional) keepAnswer(sent.url, sent.token, response.headers.get('etag'), value);
+  const etag = response.headers.get('etag');
+  if (etag !== null && typeof value === 'object' && value !== null) etags.set(value, etag);
   return value;
 }
 

@@ -71,8 +71,6 @@ function Scoreboard({ contestId }: { contestId: number }) {
     ...boardQuery(contestId, replayAt),
     // The replay keeps showing the last board while the next moment loads.
     placeholderData: keepPreviousData,
-    // Every row is rebuilt from the columns anyway: comparing 10,000 rows with the last answer buys nothing.
-    structuralSharing: false,
     refetchInterval: !watched && phase === 'RUNNING' && replayAt === null ? POLL_MS : false,
   });
   // A replay the server refuses (past a freeze still in force, say) keeps the last board on screen.
