@@ -7,7 +7,7 @@ import { SPECIAL_RESULTS, specialSubmissionResult } from '@otog/judge/scoring/sp
 import { testcaseEventId } from '@otog/api/judging/judge-queue';
 import { revokeWorker } from '@otog/api/judging/worker-tokens';
 import { sql } from '@otog/platform/db/pool';
-import { expireLease, SOURCE, startHarness, type Harness } from './harness.ts';
+import { expireLease, SOURCE, startHarness, testdataZip, type Harness } from './harness.ts';
 
 let h: Harness;
 let tokenA: string;
@@ -207,9 +207,8 @@ describe('claiming', () => {
 
   it('does not believe "no test data" before the problem read model has folded past the request', async () => {
     await h.submit(602, { problemId: 4 });
-    // Pretend the request is newer than anything the problem read model has folded (it lags behind the reactor).
-    await h.runtime.pool.query(sql.unsafe`
-      UPDATE judge_tasks SET requested_txid = '9223372036854775807', requested_gpos = 9223372036854775807 WHERE submission_id = 602`);
+    // Pretend the request came after two problem events the read model has not folded yet (it lags behind the reactor).
+    await h.runtime.pool.query(sql.unsafe`UPDATE judge_tasks SET problem_version = 2 WHERE submission_id = 602`);
     expect(await h.queue.sweep()).toBe(0);
     expect(await h.claim(tokenA, 'worker-a')).toEqual([]);
     expect(await h.task(602)).toMatchObject({ state: 'queued', attempts: 0 });
@@ -218,6 +217,35 @@ describe('claiming', () => {
     const [task] = await h.claim(tokenA, 'worker-a');
     expect(task).toMatchObject({ submissionId: 602, problem: { id: 4, case: '2' } });
     expect(await h.events(602, 'SubmissionJudged')).toEqual([]);
+  });
+
+  it('a rejudge after new test data waits for the problem read model to fold the new package', async () => {
+    const old = (await h.problem(5, { cases: 2 })).hash!;
+    await h.submit(603, { problemId: 5 });
+    expect((await h.claim(tokenA, 'worker-a'))[0]).toMatchObject({ submissionId: 603, problem: { case: '2', testdataHash: old } });
+    await h.drain();
+    // The read model lags behind the reactor: its fold is stopped while the admin uploads and rejudges. (A
+    // transaction held open would stop every log reader: they read below the oldest running transaction.)
+    const pause = (status: string) =>
+      h.runtime.pool.query(sql.unsafe`UPDATE consumer_checkpoints SET status = ${status} WHERE consumer LIKE 'projection:judge_problems:%'`);
+    await pause('faulted');
+    let upload;
+    const fresh = await h.objects.put(testdataZip(4));
+    try {
+      upload = await h.runtime.store.append('problem-5', [
+        { type: 'ProblemTestdataUploaded', scope: 'problem:5', data: { problemId: 5, testdataHash: fresh, case: '4' } },
+      ]);
+      await h.rejudge(603);
+      // The problem stream's third event (configured, first package, this package) is what it waits for.
+      expect(await h.task(603)).toMatchObject({ state: 'queued', problem_version: 3 });
+      expect(await h.claim(tokenA, 'worker-a')).toEqual([]);
+      expect(await h.queue.sweep()).toBe(0);
+    } finally {
+      await pause('running');
+    }
+    await h.runtime.projections.waitFor('judge_problems', { ...upload.lastPosition, scope: 'problem:5' });
+    const [task] = await h.claim(tokenA, 'worker-a');
+    expect(task).toMatchObject({ submissionId: 603, judging: 2, problem: { case: '4', testdataHash: fresh } });
   });
 });
 

@@ -4,7 +4,8 @@
  * the task — the lease was taken over after expiring, or a rejudge replaced the judging — is refused.
  */
 import type { Logger } from 'pino';
-import { judgeProblemsProjection } from '@otog/projections';
+import type { FragmentSqlToken } from 'slonik';
+import { JUDGE_PROBLEMS_STREAM_VERSION, judgeProblemsProjection } from '@otog/projections';
 import type { NotificationListener } from '@otog/platform/db/listen';
 import { sql, type DatabasePool, type DatabaseTransactionConnection } from '@otog/platform/db/pool';
 import { deterministicEventId } from '@otog/platform/eventstore/deterministic-id';
@@ -72,7 +73,8 @@ export interface JudgeQueue {
   fail(submissionId: number, lease: LeaseRef, message: string): Promise<void>;
   /**
    * Ends what can never be judged: tasks whose lease expired with every attempt used, and queued tasks of
-   * a problem without test data (once the problem read model has folded past the request). Returns how many.
+   * a problem without test data (once the problem read model has folded the problem as the task asked
+   * for it). Returns how many.
    */
   sweep(limit?: number): Promise<number>;
   /** Runs sweep() every `intervalMs` until stopped. */
@@ -138,11 +140,13 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
     }),
   ];
 
-  /** The problem read model's live table and checkpoint, looked up at every use as every reader does. */
+  /** The problem read model's live table, looked up at every use as every reader does. */
   const problems = async (db: DatabaseTransactionConnection | DatabasePool) => {
     const live = await liveSlot(db, judgeProblemsProjection);
-    return live && { table: live.tables.problems, consumer: slotConsumerName(judgeProblemsProjection.name, live.generation) };
+    return live && { table: live.tables.problems, versioned: live.codeVersion >= JUDGE_PROBLEMS_STREAM_VERSION };
   };
+  /** The task's problem row has folded the problem as the judging asked for it (see judge-task-reactor). */
+  const folded = (streamVersion: FragmentSqlToken) => sql.fragment`${streamVersion} >= t.problem_version`;
 
   const lockTask = async (tx: DatabaseTransactionConnection, submissionId: number): Promise<TaskRow> => {
     const row =
@@ -209,19 +213,11 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
   const sweep = async (limit = 100): Promise<number> => {
     const live = await problems(pool);
     const join = live ? sql.fragment`LEFT JOIN ${live.table} p ON p.problem_id = t.problem_id` : sql.fragment``;
-    // Two index-backed parts (judge_tasks keeps every finished row: never scan those).
-    // Believed only once the read model has folded every problem event up to the request: its checkpoint
-    // is past it, or it slept through later events of other types (none of its own lie in between, and the
-    // request is settled below the read horizon).
-    const noTestdata = live
-      ? sql.fragment`OR ((p.testdata_hash IS NULL OR p.score IS NULL) AND EXISTS (
-          SELECT 1 FROM consumer_checkpoints c
-          WHERE c.consumer = ${live.consumer} AND c.source = 'pglog' AND c.part = '*'
-            AND ((c.last_txid, c.last_gpos) >= (t.requested_txid, t.requested_gpos)
-              OR (t.requested_txid < pg_snapshot_xmin(pg_current_snapshot()) AND NOT EXISTS (
-                SELECT 1 FROM event_log e
-                WHERE (e.txid, e.gpos) > (c.last_txid, c.last_gpos) AND (e.txid, e.gpos) <= (t.requested_txid, t.requested_gpos)
-                  AND e.type = ANY(${sql.array([...judgeProblemsProjection.handles], 'text')}))))))`
+    // Two index-backed parts (judge_tasks keeps every finished row: never scan those). "No test data" is
+    // believed only once the read model has folded the problem as the task asked for it (no row: nothing
+    // to fold); while an older code version's slot is live (no stream_version yet) it is not believed.
+    const noTestdata = live?.versioned
+      ? sql.fragment`OR ((p.testdata_hash IS NULL OR p.score IS NULL) AND ${folded(sql.fragment`COALESCE(p.stream_version, 0)`)})`
       : sql.fragment``;
     const candidates = (await pool.anyFirst(sql.unsafe`
       SELECT submission_id FROM (
@@ -240,11 +236,11 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
           // Re-checked under the row lock; another process may be settling or claiming it right now.
           const row = (await tx.maybeOne(sql.unsafe`
             SELECT t.submission_id, t.judging, t.state, t.scope, t.lease_owner, t.lease_until, t.attempts, t.last_error,
-              ${live ? sql.fragment`p.testdata_hash, p.score` : sql.fragment`NULL AS testdata_hash, NULL AS score`},
+              ${live?.versioned ? sql.fragment`p.testdata_hash, p.score, ${folded(sql.fragment`COALESCE(p.stream_version, 0)`)} AS folded` : sql.fragment`NULL AS testdata_hash, NULL AS score, false AS folded`},
               (t.state = 'leased' AND t.lease_until < now()) AS expired
             FROM judge_tasks t ${join}
             WHERE t.submission_id = ${submissionId} AND t.state <> 'done'
-            FOR UPDATE OF t SKIP LOCKED`)) as (TaskRow & { testdata_hash: string | null; score: number | null; expired: boolean }) | null;
+            FOR UPDATE OF t SKIP LOCKED`)) as (TaskRow & { testdata_hash: string | null; score: number | null; folded: boolean; expired: boolean }) | null;
           if (!row) return false;
           if ((row.expired || row.state === 'queued') && row.attempts >= maxAttempts) {
             const lastError = row.expired ? expiredError(row) : (row.last_error ?? 'unknown');
@@ -252,8 +248,8 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
             logger?.warn({ submissionId, judging: row.judging, attempts: row.attempts }, 'judging gave up: attempts used up');
             return true;
           }
-          if (row.state === 'queued' && live && (row.testdata_hash === null || row.score === null)) {
-            // Believed only because the candidate query saw the read model past the request.
+          // A rejudge since the candidate query may ask for problem events not folded yet.
+          if (row.state === 'queued' && row.folded && (row.testdata_hash === null || row.score === null)) {
             const [result, errmsg] =
               row.testdata_hash === null
                 ? ['No Testcase', 'This problem has no test data yet. Please tell an admin.']
@@ -288,6 +284,7 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
             AND t.attempts < ${maxAttempts}
             AND t.language = ANY(${sql.array([...input.languages], 'text')})
             AND p.testdata_hash IS NOT NULL AND p.score IS NOT NULL
+            ${live.versioned ? sql.fragment`AND ${folded(sql.fragment`p.stream_version`)}` : sql.fragment``}
         ), judging_now AS (
           SELECT user_id AS owner, count(*) AS running FROM judge_tasks
           WHERE state = 'leased' AND lease_until >= now() AND user_id IS NOT NULL

@@ -1,3 +1,5 @@
+import type { FragmentSqlToken } from 'slonik';
+import { judgeProblemsProjection } from '@otog/projections';
 import { sql } from '@otog/platform/db/pool';
 import type { StoredEvent } from '@otog/platform/eventstore/event-store';
 import type { EventConsumer } from '@otog/platform/runner/consumer';
@@ -10,6 +12,15 @@ export const JUDGE_TASK_REACTOR = 'reactor:judge-tasks';
 
 type Created = EventDataOf<typeof SubmissionCreated>;
 type Rejudge = EventDataOf<typeof RejudgeRequested>;
+
+/**
+ * The problem as the judging asks for it: its stream's position of the last event the judge's problem read
+ * model folds, committed by now. A claim waits until the read model has folded that far, so the test data
+ * uploaded before a rejudge is the package judged, however far the read model lags behind this reactor.
+ */
+const problemVersion = (problemId: FragmentSqlToken) => sql.fragment`(
+  SELECT coalesce(max(stream_position), 0) FROM event_log
+  WHERE stream_id = 'problem-' || ${problemId} AND type = ANY(${sql.array([...judgeProblemsProjection.handles], 'text')}))`;
 
 /**
  * Turns SubmissionCreated / RejudgeRequested into judge_tasks rows, in the transaction that moves its
@@ -28,9 +39,10 @@ export const judgeTaskReactor: EventConsumer = {
         const data = event.data as Created;
         const result = await tx.query(sql.unsafe`
           INSERT INTO judge_tasks (submission_id, judging, state, problem_id, user_id, language, contest, scope, source_code, file_name,
-            requested_txid, requested_gpos)
+            requested_txid, requested_gpos, problem_version)
           VALUES (${data.submissionId}, ${event.streamPosition}, 'queued', ${data.problemId}, ${data.userId}, ${data.language},
-            ${data.contestId !== null}, ${event.scope}, ${data.sourceCode}, ${data.fileName}, ${position})
+            ${data.contestId !== null}, ${event.scope}, ${data.sourceCode}, ${data.fileName}, ${position},
+            ${problemVersion(sql.fragment`${data.problemId}::int`)})
           ON CONFLICT (submission_id) DO NOTHING`);
         queued += result.rowCount;
       } else {
@@ -40,7 +52,7 @@ export const judgeTaskReactor: EventConsumer = {
           UPDATE judge_tasks
           SET judging = ${event.streamPosition}, state = 'queued', attempts = 0, lease_owner = NULL, lease_until = NULL,
               last_error = NULL, requested_txid = ${event.txid.toString()}::xid8, requested_gpos = ${event.gpos.toString()}::bigint,
-              updated_at = now()
+              problem_version = ${problemVersion(sql.fragment`judge_tasks.problem_id`)}, updated_at = now()
           WHERE submission_id = ${data.submissionId} AND judging < ${event.streamPosition}`);
         queued += result.rowCount;
       }
