@@ -4,7 +4,7 @@ import { announcementsProjection } from './announcements/announcements.projectio
 import { chatProjection } from './chat/chat.projection.ts';
 import { contestScoreFeed, contestScoresProjection } from './contest-scores/contest-scores.projection.ts';
 import { contestsProjection } from './contests/contests.projection.ts';
-import { JUDGE_PROBLEMS_STREAM_VERSION, judgeProblemsProjection } from './judge-problems/judge-problems.projection.ts';
+import { JUDGE_PROBLEM_EVENTS, JUDGE_PROBLEMS_STREAM_VERSION, judgeProblemsProjection } from './judge-problems/judge-problems.projection.ts';
 import { problemsProjection } from './problems/problems.projection.ts';
 import { ratingsProjection } from './ratings/ratings.projection.ts';
 import { submissionsProjection } from './submissions/submissions.projection.ts';
@@ -15,6 +15,7 @@ export {
   contestScoreFeed,
   contestScoresProjection,
   contestsProjection,
+  JUDGE_PROBLEM_EVENTS,
   JUDGE_PROBLEMS_STREAM_VERSION,
   judgeProblemsProjection,
   problemsProjection,

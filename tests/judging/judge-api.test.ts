@@ -7,6 +7,7 @@ import { SPECIAL_RESULTS, specialSubmissionResult } from '@otog/judge/scoring/sp
 import { testcaseEventId } from '@otog/api/judging/judge-queue';
 import { revokeWorker } from '@otog/api/judging/worker-tokens';
 import { sql } from '@otog/platform/db/pool';
+import type { AppendResult } from '@otog/platform/eventstore/event-store';
 import { expireLease, SOURCE, startHarness, testdataZip, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -205,15 +206,41 @@ describe('claiming', () => {
     expect(await h.task(601)).toMatchObject({ state: 'done' });
   });
 
-  it('does not believe "no test data" before the problem read model has folded past the request', async () => {
+  /**
+   * Runs `work` while the problem read model folds nothing, as when it lags behind the judge-task reactor.
+   * (A transaction held open would stop every log reader instead: they read below the oldest running one.)
+   */
+  const whileProblemsFoldStopped = async (work: () => Promise<void>) => {
+    const consumer = (await h.runtime.pool.oneFirst(sql.unsafe`
+      SELECT 'projection:judge_problems:v' || version FROM projection_slots WHERE projection = 'judge_problems' AND state = 'live'`)) as string;
+    const set = (status: string) => h.runtime.pool.query(sql.unsafe`UPDATE consumer_checkpoints SET status = ${status} WHERE consumer = ${consumer}`);
+    await set('faulted');
+    try {
+      await work();
+    } finally {
+      await set('running');
+    }
+  };
+  const appendProblem = (problemId: number, data: Array<{ type: string; data: unknown }>) =>
+    h.runtime.store.append(`problem-${problemId}`, data.map((event) => ({ ...event, scope: `problem:${problemId}` })));
+  const foldedProblem = (appended: AppendResult, problemId: number) =>
+    h.runtime.projections.waitFor('judge_problems', { ...appended.lastPosition, scope: `problem:${problemId}` });
+
+  it('does not believe "no test data" while test data the problem read model has not folded is in the log', async () => {
     await h.submit(602, { problemId: 4 });
-    // Pretend the request came after two problem events the read model has not folded yet (it lags behind the reactor).
-    await h.runtime.pool.query(sql.unsafe`UPDATE judge_tasks SET problem_version = 2 WHERE submission_id = 602`);
-    expect(await h.queue.sweep()).toBe(0);
-    expect(await h.claim(tokenA, 'worker-a')).toEqual([]);
-    expect(await h.task(602)).toMatchObject({ state: 'queued', attempts: 0 });
-    // The test data arrives after the submission: it is judged normally.
-    await h.problem(4, { cases: 2 });
+    let appended!: AppendResult;
+    await whileProblemsFoldStopped(async () => {
+      // The test data arrives after the submission and before the read model folds it.
+      const testdataHash = await h.objects.put(testdataZip(2));
+      appended = await appendProblem(4, [
+        { type: 'ProblemJudgingConfigured', data: { problemId: 4, score: 100, timeLimit: 1_000, memoryLimit: 256 } },
+        { type: 'ProblemTestdataUploaded', data: { problemId: 4, testdataHash, case: '2' } },
+      ]);
+      expect(await h.queue.sweep()).toBe(0);
+      expect(await h.claim(tokenA, 'worker-a')).toEqual([]);
+      expect(await h.task(602)).toMatchObject({ state: 'queued', attempts: 0 });
+    });
+    await foldedProblem(appended, 4);
     const [task] = await h.claim(tokenA, 'worker-a');
     expect(task).toMatchObject({ submissionId: 602, problem: { id: 4, case: '2' } });
     expect(await h.events(602, 'SubmissionJudged')).toEqual([]);
@@ -224,26 +251,17 @@ describe('claiming', () => {
     await h.submit(603, { problemId: 5 });
     expect((await h.claim(tokenA, 'worker-a'))[0]).toMatchObject({ submissionId: 603, problem: { case: '2', testdataHash: old } });
     await h.drain();
-    // The read model lags behind the reactor: its fold is stopped while the admin uploads and rejudges. (A
-    // transaction held open would stop every log reader: they read below the oldest running transaction.)
-    const pause = (status: string) =>
-      h.runtime.pool.query(sql.unsafe`UPDATE consumer_checkpoints SET status = ${status} WHERE consumer LIKE 'projection:judge_problems:%'`);
-    await pause('faulted');
-    let upload;
     const fresh = await h.objects.put(testdataZip(4));
-    try {
-      upload = await h.runtime.store.append('problem-5', [
-        { type: 'ProblemTestdataUploaded', scope: 'problem:5', data: { problemId: 5, testdataHash: fresh, case: '4' } },
-      ]);
+    let upload!: AppendResult;
+    await whileProblemsFoldStopped(async () => {
+      upload = await appendProblem(5, [{ type: 'ProblemTestdataUploaded', data: { problemId: 5, testdataHash: fresh, case: '4' } }]);
       await h.rejudge(603);
       // The problem stream's third event (configured, first package, this package) is what it waits for.
       expect(await h.task(603)).toMatchObject({ state: 'queued', problem_version: 3 });
       expect(await h.claim(tokenA, 'worker-a')).toEqual([]);
       expect(await h.queue.sweep()).toBe(0);
-    } finally {
-      await pause('running');
-    }
-    await h.runtime.projections.waitFor('judge_problems', { ...upload.lastPosition, scope: 'problem:5' });
+    });
+    await foldedProblem(upload, 5);
     const [task] = await h.claim(tokenA, 'worker-a');
     expect(task).toMatchObject({ submissionId: 603, judging: 2, problem: { case: '4', testdataHash: fresh } });
   });

@@ -2,8 +2,14 @@ import { sql } from '@otog/platform/db/pool';
 import { defineProjection } from '@otog/platform/runner/projection';
 import { ProblemJudgingConfigured, ProblemTestdataUploaded } from '@otog/schemas/events';
 
-/** The code version whose tables have `stream_version` (claims wait on it; an older slot has none). */
+/** The first code version whose table has `stream_version`; a live slot of an older one has none. Never changes. */
 export const JUDGE_PROBLEMS_STREAM_VERSION = 2;
+
+/**
+ * The problem events the judge depends on; every handler below advances `stream_version`. The judge-task
+ * reactor reads the newest of them in the log, so a type added here must be folded by the live slot's code.
+ */
+export const JUDGE_PROBLEM_EVENTS = [ProblemJudgingConfigured.type, ProblemTestdataUploaded.type] as const;
 
 /**
  * What the judge needs of each problem, one row per problem: the full score and limits
@@ -14,7 +20,7 @@ export const JUDGE_PROBLEMS_STREAM_VERSION = 2;
  */
 export const judgeProblemsProjection = defineProjection({
   name: 'judge_problems',
-  version: JUDGE_PROBLEMS_STREAM_VERSION,
+  version: 2,
   tables: ['problems'],
   async setup(tx, t) {
     await tx.query(sql.unsafe`CREATE TABLE IF NOT EXISTS ${t.problems} (

@@ -4,8 +4,7 @@
  * the task — the lease was taken over after expiring, or a rejudge replaced the judging — is refused.
  */
 import type { Logger } from 'pino';
-import type { FragmentSqlToken } from 'slonik';
-import { JUDGE_PROBLEMS_STREAM_VERSION, judgeProblemsProjection } from '@otog/projections';
+import { JUDGE_PROBLEM_EVENTS, JUDGE_PROBLEMS_STREAM_VERSION, judgeProblemsProjection } from '@otog/projections';
 import type { NotificationListener } from '@otog/platform/db/listen';
 import { sql, type DatabasePool, type DatabaseTransactionConnection } from '@otog/platform/db/pool';
 import { deterministicEventId } from '@otog/platform/eventstore/deterministic-id';
@@ -145,8 +144,21 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
     const live = await liveSlot(db, judgeProblemsProjection);
     return live && { table: live.tables.problems, versioned: live.codeVersion >= JUDGE_PROBLEMS_STREAM_VERSION };
   };
-  /** The task's problem row has folded the problem as the judging asked for it (see judge-task-reactor). */
-  const folded = (streamVersion: FragmentSqlToken) => sql.fragment`${streamVersion} >= t.problem_version`;
+  /**
+   * Claims lease a task only once its problem row has folded the problem as the judging asked for it
+   * (judge-task-reactor); not while an older code version's slot, without stream_version, is live.
+   */
+  const foldedAsAsked = (live: { versioned: boolean }) =>
+    live.versioned ? sql.fragment`AND p.stream_version >= t.problem_version` : sql.fragment``;
+  /**
+   * "This problem has no test data" is believed only when no problem event the judge depends on is past
+   * the read model's row (none at all when there is no row). This reads the log, not the task's
+   * problem_version, so a row that an older code's reactor queued without one is not ended early.
+   */
+  const nothingUnfolded = sql.fragment`NOT EXISTS (
+    SELECT 1 FROM event_log e
+    WHERE e.stream_id = 'problem-' || t.problem_id AND e.type = ANY(${sql.array([...JUDGE_PROBLEM_EVENTS], 'text')})
+      AND e.stream_position > COALESCE(p.stream_version, 0))`;
 
   const lockTask = async (tx: DatabaseTransactionConnection, submissionId: number): Promise<TaskRow> => {
     const row =
@@ -213,11 +225,10 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
   const sweep = async (limit = 100): Promise<number> => {
     const live = await problems(pool);
     const join = live ? sql.fragment`LEFT JOIN ${live.table} p ON p.problem_id = t.problem_id` : sql.fragment``;
-    // Two index-backed parts (judge_tasks keeps every finished row: never scan those). "No test data" is
-    // believed only once the read model has folded the problem as the task asked for it (no row: nothing
-    // to fold); while an older code version's slot is live (no stream_version yet) it is not believed.
+    // Two index-backed parts (judge_tasks keeps every finished row: never scan those). While an older code
+    // version's slot is live (no stream_version yet) "no test data" is not believed.
     const noTestdata = live?.versioned
-      ? sql.fragment`OR ((p.testdata_hash IS NULL OR p.score IS NULL) AND ${folded(sql.fragment`COALESCE(p.stream_version, 0)`)})`
+      ? sql.fragment`OR ((p.testdata_hash IS NULL OR p.score IS NULL) AND ${nothingUnfolded})`
       : sql.fragment``;
     const candidates = (await pool.anyFirst(sql.unsafe`
       SELECT submission_id FROM (
@@ -236,7 +247,7 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
           // Re-checked under the row lock; another process may be settling or claiming it right now.
           const row = (await tx.maybeOne(sql.unsafe`
             SELECT t.submission_id, t.judging, t.state, t.scope, t.lease_owner, t.lease_until, t.attempts, t.last_error,
-              ${live?.versioned ? sql.fragment`p.testdata_hash, p.score, ${folded(sql.fragment`COALESCE(p.stream_version, 0)`)} AS folded` : sql.fragment`NULL AS testdata_hash, NULL AS score, false AS folded`},
+              ${live?.versioned ? sql.fragment`p.testdata_hash, p.score, ${nothingUnfolded} AS folded` : sql.fragment`NULL AS testdata_hash, NULL AS score, false AS folded`},
               (t.state = 'leased' AND t.lease_until < now()) AS expired
             FROM judge_tasks t ${join}
             WHERE t.submission_id = ${submissionId} AND t.state <> 'done'
@@ -248,7 +259,7 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
             logger?.warn({ submissionId, judging: row.judging, attempts: row.attempts }, 'judging gave up: attempts used up');
             return true;
           }
-          // A rejudge since the candidate query may ask for problem events not folded yet.
+          // Test data may have been uploaded since the candidate query.
           if (row.state === 'queued' && row.folded && (row.testdata_hash === null || row.score === null)) {
             const [result, errmsg] =
               row.testdata_hash === null
@@ -283,8 +294,7 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
           WHERE (t.state = 'queued' OR (t.state = 'leased' AND t.lease_until < now()))
             AND t.attempts < ${maxAttempts}
             AND t.language = ANY(${sql.array([...input.languages], 'text')})
-            AND p.testdata_hash IS NOT NULL AND p.score IS NOT NULL
-            ${live.versioned ? sql.fragment`AND ${folded(sql.fragment`p.stream_version`)}` : sql.fragment``}
+            AND p.testdata_hash IS NOT NULL AND p.score IS NOT NULL ${foldedAsAsked(live)}
         ), judging_now AS (
           SELECT user_id AS owner, count(*) AS running FROM judge_tasks
           WHERE state = 'leased' AND lease_until >= now() AND user_id IS NOT NULL
@@ -297,8 +307,10 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
           SELECT t.submission_id, p.score, p.time_limit, p.memory_limit, p.testcase, p.testdata_hash,
             CASE WHEN t.state = 'leased' THEN t.lease_until ELSE t.updated_at END AS claimable_since
           FROM turns f JOIN judge_tasks t ON t.submission_id = f.submission_id JOIN ${live.table} p ON p.problem_id = t.problem_id
-          -- Re-checked on the row itself: another claim may have taken it since the snapshot above.
+          -- Re-checked on the row itself: another claim may have taken it since the snapshot above, or a
+          -- rejudge asked for test data this snapshot's problem row does not have yet.
           WHERE (t.state = 'queued' OR (t.state = 'leased' AND t.lease_until < now())) AND t.attempts < ${maxAttempts}
+            ${foldedAsAsked(live)}
           ORDER BY f.turn, f.requested_txid, f.requested_gpos
           LIMIT ${input.capacity}
           FOR UPDATE OF t SKIP LOCKED

@@ -1,5 +1,5 @@
 import type { FragmentSqlToken } from 'slonik';
-import { judgeProblemsProjection } from '@otog/projections';
+import { JUDGE_PROBLEM_EVENTS } from '@otog/projections';
 import { sql } from '@otog/platform/db/pool';
 import type { StoredEvent } from '@otog/platform/eventstore/event-store';
 import type { EventConsumer } from '@otog/platform/runner/consumer';
@@ -20,7 +20,7 @@ type Rejudge = EventDataOf<typeof RejudgeRequested>;
  */
 const problemVersion = (problemId: FragmentSqlToken) => sql.fragment`(
   SELECT coalesce(max(stream_position), 0) FROM event_log
-  WHERE stream_id = 'problem-' || ${problemId} AND type = ANY(${sql.array([...judgeProblemsProjection.handles], 'text')}))`;
+  WHERE stream_id = 'problem-' || ${problemId} AND type = ANY(${sql.array([...JUDGE_PROBLEM_EVENTS], 'text')}))`;
 
 /**
  * Turns SubmissionCreated / RejudgeRequested into judge_tasks rows, in the transaction that moves its
