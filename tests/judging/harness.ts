@@ -34,6 +34,10 @@ export interface Harness {
     problemId: number,
     options?: { testdata?: boolean | Uint8Array; cases?: number; score?: number; timeLimit?: number; memoryLimit?: number },
   ): Promise<{ hash: string | null }>;
+  /** Appends events to the problem's stream; the judge's problem read model folds them in its own time. */
+  appendProblem(problemId: number, events: Array<{ type: string; data: unknown }>): Promise<AppendResult>;
+  /** Resolves once the judge's problem read model has folded the append. */
+  problemFolded(problemId: number, appended: AppendResult): Promise<void>;
   submit(
     submissionId: number,
     options?: {
@@ -78,15 +82,6 @@ export async function startHarness(options: { leaseMs?: number; maxAttempts?: nu
   const app = buildApp({ logger, judging: { pool: runtime.pool, queue, objects } });
   await app.ready();
 
-  const appendProblem = async (problemId: number, events: Array<{ type: string; data: unknown }>) => {
-    const appended = await runtime.store.append(
-      `problem-${problemId}`,
-      events.map((e) => ({ ...e, scope: `problem:${problemId}` })),
-    );
-    await runtime.projections.waitFor('judge_problems', { ...appended.lastPosition, scope: `problem:${problemId}` });
-    return appended;
-  };
-
   const harness: Harness = {
     db,
     runtime,
@@ -105,9 +100,16 @@ export async function startHarness(options: { leaseMs?: number; maxAttempts?: nu
         hash = await objects.put(options.testdata instanceof Uint8Array ? options.testdata : testdataZip(cases));
         events.push({ type: 'ProblemTestdataUploaded', data: { problemId, testdataHash: hash, case: String(cases) } });
       }
-      await appendProblem(problemId, events);
+      await harness.problemFolded(problemId, await harness.appendProblem(problemId, events));
       return { hash };
     },
+    appendProblem: (problemId, events) =>
+      runtime.store.append(
+        `problem-${problemId}`,
+        events.map((e) => ({ ...e, scope: `problem:${problemId}` })),
+      ),
+    problemFolded: (problemId, appended) =>
+      runtime.projections.waitFor('judge_problems', { ...appended.lastPosition, scope: `problem:${problemId}` }),
     async submit(submissionId, options = {}) {
       const userId = options.userId ?? 7;
       const contestId = options.contestId ?? null;

@@ -221,10 +221,6 @@ describe('claiming', () => {
       await set('running');
     }
   };
-  const appendProblem = (problemId: number, data: Array<{ type: string; data: unknown }>) =>
-    h.runtime.store.append(`problem-${problemId}`, data.map((event) => ({ ...event, scope: `problem:${problemId}` })));
-  const foldedProblem = (appended: AppendResult, problemId: number) =>
-    h.runtime.projections.waitFor('judge_problems', { ...appended.lastPosition, scope: `problem:${problemId}` });
 
   it('does not believe "no test data" while test data the problem read model has not folded is in the log', async () => {
     await h.submit(602, { problemId: 4 });
@@ -232,7 +228,7 @@ describe('claiming', () => {
     await whileProblemsFoldStopped(async () => {
       // The test data arrives after the submission and before the read model folds it.
       const testdataHash = await h.objects.put(testdataZip(2));
-      appended = await appendProblem(4, [
+      appended = await h.appendProblem(4, [
         { type: 'ProblemJudgingConfigured', data: { problemId: 4, score: 100, timeLimit: 1_000, memoryLimit: 256 } },
         { type: 'ProblemTestdataUploaded', data: { problemId: 4, testdataHash, case: '2' } },
       ]);
@@ -240,7 +236,7 @@ describe('claiming', () => {
       expect(await h.claim(tokenA, 'worker-a')).toEqual([]);
       expect(await h.task(602)).toMatchObject({ state: 'queued', attempts: 0 });
     });
-    await foldedProblem(appended, 4);
+    await h.problemFolded(4, appended);
     const [task] = await h.claim(tokenA, 'worker-a');
     expect(task).toMatchObject({ submissionId: 602, problem: { id: 4, case: '2' } });
     expect(await h.events(602, 'SubmissionJudged')).toEqual([]);
@@ -254,14 +250,14 @@ describe('claiming', () => {
     const fresh = await h.objects.put(testdataZip(4));
     let upload!: AppendResult;
     await whileProblemsFoldStopped(async () => {
-      upload = await appendProblem(5, [{ type: 'ProblemTestdataUploaded', data: { problemId: 5, testdataHash: fresh, case: '4' } }]);
+      upload = await h.appendProblem(5, [{ type: 'ProblemTestdataUploaded', data: { problemId: 5, testdataHash: fresh, case: '4' } }]);
       await h.rejudge(603);
       // The problem stream's third event (configured, first package, this package) is what it waits for.
       expect(await h.task(603)).toMatchObject({ state: 'queued', problem_version: 3 });
       expect(await h.claim(tokenA, 'worker-a')).toEqual([]);
       expect(await h.queue.sweep()).toBe(0);
     });
-    await foldedProblem(upload, 5);
+    await h.problemFolded(5, upload);
     const [task] = await h.claim(tokenA, 'worker-a');
     expect(task).toMatchObject({ submissionId: 603, judging: 2, problem: { case: '4', testdataHash: fresh } });
   });

@@ -4,7 +4,7 @@
  * the task — the lease was taken over after expiring, or a rejudge replaced the judging — is refused.
  */
 import type { Logger } from 'pino';
-import { JUDGE_PROBLEM_EVENTS, JUDGE_PROBLEMS_STREAM_VERSION, judgeProblemsProjection } from '@otog/projections';
+import { JUDGE_PROBLEMS_STREAM_VERSION, judgeProblemsProjection } from '@otog/projections';
 import type { NotificationListener } from '@otog/platform/db/listen';
 import { sql, type DatabasePool, type DatabaseTransactionConnection } from '@otog/platform/db/pool';
 import { deterministicEventId } from '@otog/platform/eventstore/deterministic-id';
@@ -15,7 +15,7 @@ import { liveSlot } from '@otog/platform/runner/read-model';
 import type { JudgeTask } from '@otog/schemas/api/judge-internal';
 import { clipText, JUDGING_LIMITS, RESULT_MAX_LENGTH, type Language, type SubmissionResult, type TestOutcome } from '@otog/schemas/common/judging';
 import { EventSchemaError, SubmissionJudged, TestcaseJudged, type EventDataOf } from '@otog/schemas/events';
-import { JUDGE_TASKS_CHANNEL } from './judge-task-reactor.ts';
+import { JUDGE_TASKS_CHANNEL, problemVersionInLog } from './judge-task-reactor.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -151,14 +151,11 @@ export function createJudgeQueue(options: JudgeQueueOptions): JudgeQueue {
   const foldedAsAsked = (live: { versioned: boolean }) =>
     live.versioned ? sql.fragment`AND p.stream_version >= t.problem_version` : sql.fragment``;
   /**
-   * "This problem has no test data" is believed only when no problem event the judge depends on is past
-   * the read model's row (none at all when there is no row). This reads the log, not the task's
-   * problem_version, so a row that an older code's reactor queued without one is not ended early.
+   * "This problem has no test data" is believed only once the read model's row (none: 0) has folded the
+   * problem as the log has it now. This asks the log, not the task's problem_version, so a row that an older
+   * code's reactor queued without one is not ended early.
    */
-  const nothingUnfolded = sql.fragment`NOT EXISTS (
-    SELECT 1 FROM event_log e
-    WHERE e.stream_id = 'problem-' || t.problem_id AND e.type = ANY(${sql.array([...JUDGE_PROBLEM_EVENTS], 'text')})
-      AND e.stream_position > COALESCE(p.stream_version, 0))`;
+  const nothingUnfolded = sql.fragment`${problemVersionInLog(sql.fragment`t.problem_id`)} <= COALESCE(p.stream_version, 0)`;
 
   const lockTask = async (tx: DatabaseTransactionConnection, submissionId: number): Promise<TaskRow> => {
     const row =

@@ -14,11 +14,12 @@ type Created = EventDataOf<typeof SubmissionCreated>;
 type Rejudge = EventDataOf<typeof RejudgeRequested>;
 
 /**
- * The problem as the judging asks for it: its stream's position of the last event the judge's problem read
- * model folds, committed by now. A claim waits until the read model has folded that far, so the test data
- * uploaded before a rejudge is the package judged, however far the read model lags behind this reactor.
+ * The problem as the log has it now: its stream's position of the last event the judge's problem read model
+ * folds (0: none). A task records it when queued and a claim waits until the read model has folded that far,
+ * so the test data uploaded before a rejudge is the package judged, however far the read model lags behind
+ * this reactor.
  */
-const problemVersion = (problemId: FragmentSqlToken) => sql.fragment`(
+export const problemVersionInLog = (problemId: FragmentSqlToken) => sql.fragment`(
   SELECT coalesce(max(stream_position), 0) FROM event_log
   WHERE stream_id = 'problem-' || ${problemId} AND type = ANY(${sql.array([...JUDGE_PROBLEM_EVENTS], 'text')}))`;
 
@@ -42,7 +43,7 @@ export const judgeTaskReactor: EventConsumer = {
             requested_txid, requested_gpos, problem_version)
           VALUES (${data.submissionId}, ${event.streamPosition}, 'queued', ${data.problemId}, ${data.userId}, ${data.language},
             ${data.contestId !== null}, ${event.scope}, ${data.sourceCode}, ${data.fileName}, ${position},
-            ${problemVersion(sql.fragment`${data.problemId}::int`)})
+            ${problemVersionInLog(sql.fragment`${data.problemId}::int`)})
           ON CONFLICT (submission_id) DO NOTHING`);
         queued += result.rowCount;
       } else {
@@ -52,7 +53,7 @@ export const judgeTaskReactor: EventConsumer = {
           UPDATE judge_tasks
           SET judging = ${event.streamPosition}, state = 'queued', attempts = 0, lease_owner = NULL, lease_until = NULL,
               last_error = NULL, requested_txid = ${event.txid.toString()}::xid8, requested_gpos = ${event.gpos.toString()}::bigint,
-              problem_version = ${problemVersion(sql.fragment`judge_tasks.problem_id`)}, updated_at = now()
+              problem_version = ${problemVersionInLog(sql.fragment`judge_tasks.problem_id`)}, updated_at = now()
           WHERE submission_id = ${data.submissionId} AND judging < ${event.streamPosition}`);
         queued += result.rowCount;
       }
