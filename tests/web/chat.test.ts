@@ -388,6 +388,8 @@ describe('chat', () => {
     await alicePage.getByRole('button', { name: /เมนูผู้ใช้/ }).click();
     await alicePage.getByRole('menuitem', { name: 'ออกจากระบบ' }).click();
     await alicePage.waitForURL('**/login');
+    // The URL changes before React commits the signed-out page: wait for that page, then look.
+    await alicePage.getByRole('heading', { name: 'เข้าสู่ระบบ' }).waitFor();
     expect(await chatButton(alicePage).count()).toBe(0);
     await expect.poll(() => open().length, { timeout: 5_000 }).toBe(0);
     await signIn(alicePage, alice.username, alice.password);
