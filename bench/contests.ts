@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import { createContestQueries, createContestScoreQueries, createProblemQueries, contestScoresProjection } from '@otog/projections';
 import { rebuildContestScores } from '@otog/projections/contest-scores/contest-rebuild';
 import { JOURNAL_EVENT_TYPES, judgedEntries, journalOf, scoreCells, type JournalRecord } from '@otog/projections/contest-scores/rules/journal';
+import { readJournal } from '@otog/projections/contest-scores/journal-log';
 import { insertAccount, summariesOf } from '@otog/api/modules/users/accounts';
 import { hashPassword } from '@otog/api/modules/auth/passwords';
 import { rankBoard } from '@otog/api/modules/contests/scoreboard';
@@ -754,21 +755,20 @@ async function replayBreakdown(stack: BenchApiStack, contestId: number, until: n
   const judgedNow = await scores.judged(contestId, { until });
   out.push({ step: '`now`: the judged entries made by T (`scores.judged`, zod-parsed rows)', rows: judgedNow.length, ms: now() - t0 });
   t0 = now();
-  const pages: Awaited<ReturnType<typeof stack.runtime.store.readScope>>[] = [];
+  const picked = await readJournal(stack.runtime.store, pool, `contest:${contestId}`, { until: new Date(until) });
+  const entries = judgedEntries(picked.values());
+  out.push({ step: '`then`: the journal up to T read from the log and folded (`readJournal`: only its fields picked in SQL, pages of 5,000)', rows: entries.length, ms: now() - t0 });
+  t0 = now();
+  const journal = new Map<number, JournalRecord>();
   let events = 0;
   for (let after = LOG_START; ; ) {
     const page = await stack.runtime.store.readScope(pool, `contest:${contestId}`, JOURNAL_EVENT_TYPES, { after, until: new Date(until), limit: 5_000 });
-    pages.push(page);
+    journalOf(page, journal);
     events += page.length;
     if (page.length < 5_000) break;
     after = page[page.length - 1]!;
   }
-  out.push({ step: '`then`: the contest’s submission events up to T from the log (`readScope`, pages of 5,000, decoded)', rows: events, ms: now() - t0 });
-  t0 = now();
-  const journal = new Map<number, JournalRecord>();
-  for (const page of pages) journalOf(page, journal);
-  const entries = judgedEntries(journal.values());
-  out.push({ step: '`then`: the journal folded from them (`journalOf`, `judgedEntries`)', rows: entries.length, ms: now() - t0 });
+  out.push({ step: '(the same from whole events, as before 2026-11-29: `readScope` decoded, `journalOf`; events read)', rows: events, ms: now() - t0 });
   t0 = now();
   const problemScores = await scores.problemScores([...new Set(entries.map((entry) => entry.problemId))]);
   const cells = scoreCells(entries, { gradingMode: 'classic', contestStart: Date.parse((await createContestQueries(pool).find(contestId))!.timeStart), problemScores });

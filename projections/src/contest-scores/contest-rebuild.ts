@@ -18,10 +18,12 @@ import { slotConsumerName, slotTables, type SlotTables } from '@otog/platform/ru
 import { listSlots } from '@otog/platform/runner/projection-slots';
 import { ContestCreated, ContestDeleted, ContestEdited, ProblemDeleted, type ContestSettings } from '@otog/schemas/events';
 import { contestScoresProjection } from './contest-scores.projection.ts';
-import { JOURNAL_EVENT_TYPES, judgedEntries, journalOf, scoreCells, type JournalRecord } from './rules/journal.ts';
+import { readJournal } from './journal-log.ts';
+import { JOURNAL_EVENT_TYPES, judgedEntries, scoreCells, type JournalRecord } from './rules/journal.ts';
 
 const PAGE = 5_000;
-const CONTEST_TYPES = new Set([ContestCreated.type, ContestEdited.type, ContestDeleted.type, ...JOURNAL_EVENT_TYPES]);
+const SETTINGS_TYPES = new Set([ContestCreated.type, ContestEdited.type, ContestDeleted.type]);
+const CONTEST_TYPES = new Set([...SETTINGS_TYPES, ...JOURNAL_EVENT_TYPES]);
 
 export interface ContestRebuild {
   /** The contest's events read from the log. */
@@ -45,20 +47,23 @@ export async function rebuildContestScores(
     await holdCheckpointsForRepair(tx, slotConsumerName(contestScoresProjection.name, live.generation));
     const total = await store.countScope(tx, scope, CONTEST_TYPES);
     let settings: ContestSettings | null = null;
-    const journal = new Map<number, JournalRecord>();
     let read = 0;
     for (let after = LOG_START; ; ) {
-      const page: StoredEvent[] = await store.readScope(tx, scope, CONTEST_TYPES, { after, limit: PAGE });
+      const page: StoredEvent[] = await store.readScope(tx, scope, SETTINGS_TYPES, { after, limit: PAGE });
       for (const event of page) {
         if (isEvent(event, ContestCreated) || isEvent(event, ContestEdited)) settings = event.data.settings;
         else if (isEvent(event, ContestDeleted)) settings = null;
       }
-      journalOf(page, journal);
       read += page.length;
-      onProgress(read, Math.max(total, read));
       if (page.length < PAGE) break;
       after = page[page.length - 1]!;
     }
+    const journal = await readJournal(store, tx, scope, {
+      onPage: (events) => {
+        read += events;
+        onProgress(read, Math.max(total, read));
+      },
+    });
 
     for (const table of [t.settings, t.entries, t.cells, t.history]) {
       await tx.query(sql.unsafe`DELETE FROM ${table} WHERE contest_id = ${contestId}`);

@@ -37,30 +37,55 @@ type JournalEvent = FoldableEvent & { readonly occurredAt: string; readonly stre
 export const JOURNAL_EVENT_TYPES: ReadonlySet<string> = new Set([SubmissionCreated.type, RejudgeRequested.type, SubmissionJudged.type]);
 
 /**
- * Folds one contest's submission events, in log order, into its journal (continuing `journal` when given,
- * so a long log folds page by page). A rejudge clears the result until its own judging reports; a report
- * of an older judging, or a repeated event, changes nothing.
+ * What the journal takes from one event: a submission made (at its stream position), a rejudge requested
+ * (at its stream position), or a judging's result. Decoded events give it (journalStepOf), and so do the
+ * few fields a bulk reader picks from the log.
  */
-export function journalOf(events: readonly JournalEvent[], journal = new Map<number, JournalRecord>()): Map<number, JournalRecord> {
-  for (const event of events) {
-    if (isEvent(event, SubmissionCreated)) {
-      const { submissionId, userId, problemId } = event.data;
-      if (journal.has(submissionId)) continue;
-      const submittedAt = Date.parse(event.occurredAt);
-      journal.set(submissionId, { submissionId, userId, problemId, submittedAt, judging: event.streamPosition, status: 'waiting', score: null, subtasks: null });
-    } else if (isEvent(event, RejudgeRequested)) {
-      const record = journal.get(event.data.submissionId);
-      if (record && record.judging < event.streamPosition) {
-        journal.set(record.submissionId, { ...record, judging: event.streamPosition, status: 'waiting', score: null, subtasks: null });
-      }
-    } else if (isEvent(event, SubmissionJudged)) {
-      const { submissionId, judging, status, score, subtaskResults } = event.data;
-      const record = journal.get(submissionId);
-      if (!record || record.judging !== judging) continue;
-      journal.set(submissionId, { ...record, status, score, subtasks: subtaskResults.map((subtask) => ({ score: subtask.score, fullScore: subtask.fullScore })) });
+export type JournalStep =
+  | { readonly kind: 'created'; readonly submissionId: number; readonly userId: number; readonly problemId: number; readonly submittedAt: number; readonly position: number }
+  | { readonly kind: 'rejudged'; readonly submissionId: number; readonly position: number }
+  | { readonly kind: 'judged'; readonly submissionId: number; readonly judging: number; readonly status: JudgedStatus; readonly score: number; readonly subtasks: readonly SubtaskPoints[] };
+
+export function journalStepOf(event: JournalEvent): JournalStep | null {
+  if (isEvent(event, SubmissionCreated)) {
+    const { submissionId, userId, problemId } = event.data;
+    return { kind: 'created', submissionId, userId, problemId, submittedAt: Date.parse(event.occurredAt), position: event.streamPosition };
+  }
+  if (isEvent(event, RejudgeRequested)) return { kind: 'rejudged', submissionId: event.data.submissionId, position: event.streamPosition };
+  if (isEvent(event, SubmissionJudged)) {
+    const { submissionId, judging, status, score, subtaskResults } = event.data;
+    return { kind: 'judged', submissionId, judging, status, score, subtasks: subtaskResults.map((subtask) => ({ score: subtask.score, fullScore: subtask.fullScore })) };
+  }
+  return null;
+}
+
+/**
+ * Folds one contest's journal steps, in log order, into its journal (continuing `journal` when given, so a
+ * long log folds page by page). A rejudge clears the result until its own judging reports; a report of an
+ * older judging, or a repeated event, changes nothing.
+ */
+export function foldJournal(steps: Iterable<JournalStep>, journal = new Map<number, JournalRecord>()): Map<number, JournalRecord> {
+  for (const step of steps) {
+    const record = journal.get(step.submissionId);
+    if (step.kind === 'created') {
+      if (record) continue;
+      const { submissionId, userId, problemId, submittedAt, position } = step;
+      journal.set(submissionId, { submissionId, userId, problemId, submittedAt, judging: position, status: 'waiting', score: null, subtasks: null });
+    } else if (step.kind === 'rejudged') {
+      if (record && record.judging < step.position) journal.set(record.submissionId, { ...record, judging: step.position, status: 'waiting', score: null, subtasks: null });
+    } else if (record && record.judging === step.judging) {
+      journal.set(record.submissionId, { ...record, status: step.status, score: step.score, subtasks: step.subtasks });
     }
   }
   return journal;
+}
+
+/** foldJournal over decoded events (other types are skipped). */
+export function journalOf(events: readonly JournalEvent[], journal = new Map<number, JournalRecord>()): Map<number, JournalRecord> {
+  return foldJournal(
+    events.flatMap((event) => journalStepOf(event) ?? []),
+    journal,
+  );
 }
 
 /** A judged contest submission of one user to one problem: what the scoring rules read. */

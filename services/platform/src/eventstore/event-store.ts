@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueIntegrityConstraintViolationError } from 'slonik';
+import { UniqueIntegrityConstraintViolationError, type FragmentSqlToken } from 'slonik';
 import type { EventRegistry } from '@otog/schemas/events';
 import { sql, type DatabasePool, type DatabaseTransactionConnection, type Queryable } from '../db/pool.ts';
 import { DuplicateEventError, InvalidAppendError, WrongExpectedVersionError } from './errors.ts';
@@ -42,6 +42,9 @@ export interface StoredEvent<TData = unknown> extends Position {
   readonly data: TData;
   readonly meta: Readonly<Record<string, unknown>>;
 }
+
+/** What readScopeFields gives of an event: where it is, what it is, and the fields picked from its data. */
+export type PickedEvent = Pick<StoredEvent, 'txid' | 'gpos' | 'type' | 'schemaVersion' | 'streamPosition' | 'occurredAt' | 'data'>;
 
 export interface ScopeReadOptions {
   readonly after?: Position;
@@ -115,6 +118,12 @@ export interface EventStore {
    * as of a moment and one-contest rebuilds.
    */
   readScope(db: Queryable, scope: string, types: ReadonlySet<string>, options?: ScopeReadOptions): Promise<StoredEvent[]>;
+  /**
+   * readScope for bulk readers that need a few fields of large events: `data` is what the `fields`
+   * expression gives over the stored `data` column, neither decoded nor upcast. The caller checks each
+   * event's schemaVersion before trusting the field names.
+   */
+  readScopeFields(db: Queryable, scope: string, types: ReadonlySet<string>, fields: FragmentSqlToken, options?: ScopeReadOptions): Promise<PickedEvent[]>;
   /** How many events of `types` the scope holds (a progress bar's total). */
   countScope(db: Queryable, scope: string, types: ReadonlySet<string>): Promise<number>;
   /** The given events as stored (not upcast), in log order; unknown ids are left out. */
@@ -182,6 +191,8 @@ interface EventRow {
   meta: Record<string, unknown>;
 }
 
+type PickedRow = Pick<EventRow, 'txid' | 'gpos' | 'type' | 'schema_version' | 'stream_position' | 'occurred_at' | 'data'>;
+
 interface AppendedRow {
   event_id: string;
   stream_id: string;
@@ -199,6 +210,18 @@ const toAppended = (row: AppendedRow): AppendedEvent => ({
 
 const EVENT_COLUMNS = sql.fragment`gpos, txid, event_id, stream_id, stream_position, type, schema_version, scope,
   occurred_at, recorded_at, data, meta`;
+
+/** One scope's events of `types`, in log order, with the given columns. */
+function scopeQuery(scope: string, types: ReadonlySet<string>, columns: FragmentSqlToken, options: ScopeReadOptions) {
+  const { after = LOG_START, until, limit = MAX_BATCH } = options;
+  return sql.unsafe`
+    SELECT ${columns} FROM event_log
+    WHERE scope = ${scope} AND type = ANY(${sql.array([...types], 'text')})
+      AND (txid, gpos) > (${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)
+      ${until ? sql.fragment`AND occurred_at <= ${until.toISOString()}::timestamptz` : sql.fragment``}
+    ORDER BY txid, gpos
+    LIMIT ${limit}`;
+}
 
 export function createEventStore(pool: DatabasePool, registry: EventRegistry): EventStore {
   const toStored = (row: EventRow, decode: boolean): StoredEvent => ({
@@ -361,15 +384,20 @@ export function createEventStore(pool: DatabasePool, registry: EventRegistry): E
       return (rows as readonly EventRow[]).map((row) => toStored(row, true));
     },
     async readScope(db, scope, types, options = {}) {
-      const { after = LOG_START, until, limit = MAX_BATCH } = options;
-      const rows = await db.any(sql.unsafe`
-        SELECT ${EVENT_COLUMNS} FROM event_log
-        WHERE scope = ${scope} AND type = ANY(${sql.array([...types], 'text')})
-          AND (txid, gpos) > (${after.txid.toString()}::xid8, ${after.gpos.toString()}::bigint)
-          ${until ? sql.fragment`AND occurred_at <= ${until.toISOString()}::timestamptz` : sql.fragment``}
-        ORDER BY txid, gpos
-        LIMIT ${limit}`);
+      const rows = await db.any(scopeQuery(scope, types, EVENT_COLUMNS, options));
       return (rows as readonly EventRow[]).map((row) => toStored(row, true));
+    },
+    async readScopeFields(db, scope, types, fields, options = {}) {
+      const rows = await db.any(scopeQuery(scope, types, sql.fragment`txid, gpos, type, schema_version, stream_position, occurred_at, ${fields} AS data`, options));
+      return (rows as readonly PickedRow[]).map(({ txid, gpos, type, schema_version, stream_position, occurred_at, data }) => ({
+        txid,
+        gpos,
+        type,
+        schemaVersion: schema_version,
+        streamPosition: stream_position,
+        occurredAt: occurred_at,
+        data,
+      }));
     },
     async countScope(db, scope, types) {
       return Number(await db.oneFirst(sql.unsafe`

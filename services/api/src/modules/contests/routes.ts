@@ -14,8 +14,8 @@ import {
   type ContestRecord,
   type ProblemRecord,
 } from '@otog/projections';
-import { JOURNAL_EVENT_TYPES, judgedEntries, journalOf, scoreCells, type JournalEntry, type JournalRecord } from '@otog/projections/contest-scores/rules/journal';
-import { LOG_START } from '@otog/platform/eventstore/position';
+import { judgedEntries, scoreCells, type JournalEntry } from '@otog/projections/contest-scores/rules/journal';
+import { readJournal } from '@otog/projections/contest-scores/journal-log';
 import { awardPrizes } from '@otog/projections/contest-scores/rules/prizes';
 import {
   contestContract as contract,
@@ -43,8 +43,6 @@ import { ContestGoneError, createBoardCache, scoringSettings as scoringSettingsO
 import { rankBoard } from './scoreboard.ts';
 
 const PROBLEM_NOT_FOUND = 'Problem not found';
-/** Events read per page when a replay folds a contest's log. */
-const REPLAY_PAGE = 5_000;
 
 const stateToContest = (contestId: number, state: ContestState): Contest => ({ id: contestId, ...state!.settings });
 
@@ -75,13 +73,7 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
   /** The judged journal as it stood at `until`: today's verdicts of the submissions made by then, or the verdicts known then. */
   const journalAt = async (contestId: number, until: number, judged: 'then' | 'now'): Promise<JournalEntry[]> => {
     if (judged === 'now') return scores.judged(contestId, { until });
-    const journal = new Map<number, JournalRecord>();
-    for (let after = LOG_START; ; ) {
-      const page = await deps.store.readScope(deps.pool, contestScope(contestId), JOURNAL_EVENT_TYPES, { after, until: new Date(until), limit: REPLAY_PAGE });
-      journalOf(page, journal);
-      if (page.length < REPLAY_PAGE) return judgedEntries(journal.values());
-      after = page[page.length - 1]!;
-    }
+    return judgedEntries((await readJournal(deps.store, deps.pool, contestScope(contestId), { until: new Date(until) })).values());
   };
 
   /** A replay of the board as of a moment (the live and frozen boards are kept by the board cache). */
