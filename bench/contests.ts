@@ -13,6 +13,7 @@
  * child (bench/lib/contest-verdicts.ts). Everything shares the 2 cores.
  */
 import type { z } from 'zod';
+import { isDeepStrictEqual } from 'node:util';
 import { createContestQueries, createContestScoreQueries, createProblemQueries, contestScoresProjection } from '@otog/projections';
 import { rebuildContestScores } from '@otog/projections/contest-scores/contest-rebuild';
 import { JOURNAL_EVENT_TYPES, judgedEntries, journalOf, scoreCells, type JournalRecord } from '@otog/projections/contest-scores/rules/journal';
@@ -472,7 +473,7 @@ export async function benchContests(context: BenchContext): Promise<BenchResult>
       rebuilds.push({ ms: elapsed, ...rebuilt });
     }
     const digestAfter = await contestDigest(stack, contestId);
-    const equal = (['entries', 'cells', 'history'] as const).every((table) => digestBefore[table] === digestAfter[table]);
+    const differing = (['entries', 'cells', 'history'] as const).filter((table) => digestBefore[table] !== digestAfter[table]);
 
     // ---- report ----
     const boardFigure = (row: (typeof boardRows)[number]): Figure => ({
@@ -621,7 +622,7 @@ export async function benchContests(context: BenchContext): Promise<BenchResult>
       `Burst: the ${int(burst.verdicts)} verdicts still waiting after the streams were appended at once (transactions of 500, 2 writers, ${seconds(burst.appendMs)} s) ` +
         `and every projection had folded them ${seconds(burst.foldedMs)} s after the first append: ${int((burst.verdicts / burst.foldedMs) * 1000)} verdicts/s, ` +
         'about what the live fold can take when only the appends compete with it.',
-      `The rebuilt rows equal the live fold's (md5 of the contest's entries, cells and history rows before and after): **${equal ? 'yes' : 'NO'}**.`,
+      `The rebuilt rows equal the live fold's (md5 of the contest's entries, cells and history rows before and after): **${differing.length === 0 ? 'yes' : `NO (${differing.join(', ')} differ)`}**.`,
       logged.length
         ? `The API logged warnings/errors: ${logged.join('; ')}${stack.log.examples.length ? ` (first: ${stack.log.examples.slice(0, 2).join(' | ')})` : ''}.`
         : 'The API logged no warnings or errors during the bench.',
@@ -769,6 +770,8 @@ async function replayBreakdown(stack: BenchApiStack, contestId: number, until: n
     after = page[page.length - 1]!;
   }
   out.push({ step: '(the same from whole events, as before 2026-11-29: `readScope` decoded, `journalOf`; events read)', rows: events, ms: now() - t0 });
+  // Both reads must give the same journal, record for record.
+  if (!isDeepStrictEqual(judgedEntries(journal.values()), entries)) throw new Error('the journal read with picked fields differs from the one folded from whole events');
   t0 = now();
   const problemScores = await scores.problemScores([...new Set(entries.map((entry) => entry.problemId))]);
   const cells = scoreCells(entries, { gradingMode: 'classic', contestStart: Date.parse((await createContestQueries(pool).find(contestId))!.timeStart), problemScores });

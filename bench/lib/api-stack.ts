@@ -310,10 +310,13 @@ export async function startBenchApiStack(adminUrl: string, options: { web?: WebA
     },
     async waitForCatchUp(timeoutMs) {
       const head: Position = await store.headPosition();
-      const at = { ...head, scope: 'user:1' };
-      const names = allProjections.map((projection) => projection.name);
+      // A scope each projection folds: a projection declaring scopes does not wait for events of other ones.
+      const at = (projection: (typeof allProjections)[number]) => ({ ...head, scope: `${projection.scopes ? [...projection.scopes][0]! : 'user'}:1` });
       const started = now();
-      await Promise.all([...names.map((name) => runtime.projections.waitFor(name, at, timeoutMs)), runtime.judgeTasks!.waitFor(at, timeoutMs)]);
+      await Promise.all([
+        ...allProjections.map((projection) => runtime.projections.waitFor(projection.name, at(projection), timeoutMs)),
+        runtime.judgeTasks!.waitFor({ ...head, scope: 'user:1' }, timeoutMs),
+      ]);
       process.stdout.write(`  api: projections and the judge-task reactor caught up in ${((now() - started) / 1000).toFixed(1)} s\n`);
     },
     async usage() {

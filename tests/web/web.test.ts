@@ -330,6 +330,8 @@ describe('contestant', () => {
     await other.waitForTimeout(11_000);
     await other.goto('/problem');
     await other.waitForURL('**/login');
+    // (The URL changes before React commits the signed-out page.)
+    await other.getByRole('heading', { name: 'เข้าสู่ระบบ' }).waitFor();
     expect(await other.evaluate(() => document.cookie.includes('accessToken='))).toBe(false);
     expect(await other.getByRole('button', { name: /เมนูผู้ใช้/ }).count()).toBe(0);
     await context.close();
