@@ -647,7 +647,7 @@ export async function benchContests(context: BenchContext): Promise<BenchResult>
           'the child then GETs their own scores (or the whole scoreboard) until the new score is there. Own scores: up to 2 probes at a time (one per probe user), ' +
           'their starts at least 200 ms apart, each GET 50 ms after the previous answer (so the probes add at most 40 light GETs/s and their figures are up to 50 ms coarse); ' +
           'the board: one probe at a time, polled back to back (the probe is then itself a board reader, like the 1-connection row above).',
-        `Replay: GET scoreboard?at=T&judged=then|now as admin, T after every submission and verdict, so the whole contest is folded: \`then\` reads the contest's events from the log (readScope, pages of 5,000) and folds them in the API; \`now\` folds the contest-scores entries. Each answer is checked against its contract first.`,
+        `Replay: GET scoreboard?at=T&judged=then|now as admin, T after every submission and verdict, so the whole contest is folded: \`then\` reads the journal's fields of the contest's events from the log (readJournal, pages of 5,000) and folds them in the API; \`now\` folds the contest-scores entries. Each answer is checked against its contract first.`,
         '`rebuildContestScores` (projections/src/contest-scores/contest-rebuild.ts) on the live contest_scores slot, called directly with the bench pool, after the projector folded everything.',
       ],
       figures,

@@ -145,7 +145,7 @@ describe('reading a contest journal from the log', () => {
     await appendAll([contest]);
     const scope = `contest:${contest.contestId}`;
     let wholePages = 0;
-    // The log as a newer code would find it: the first judged event of the contest written at version 2.
+    // The first judged event of the contest as if stored at another schema version than the fields are picked for.
     let relabelled = false;
     const store: EventStore = {
       ...projector.store,
