@@ -12,8 +12,8 @@
  * autocannon in a child (bench/lib/api-load.ts); the verdicts are appended and the probes run in another
  * child (bench/lib/contest-verdicts.ts). Everything shares the 2 cores.
  */
-import type { z } from 'zod';
 import { isDeepStrictEqual } from 'node:util';
+import type { z } from 'zod';
 import { createContestQueries, createContestScoreQueries, createProblemQueries, contestScoresProjection } from '@otog/projections';
 import { rebuildContestScores } from '@otog/projections/contest-scores/contest-rebuild';
 import { JOURNAL_EVENT_TYPES, judgedEntries, journalOf, scoreCells, type JournalRecord } from '@otog/projections/contest-scores/rules/journal';
