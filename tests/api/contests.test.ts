@@ -644,6 +644,7 @@ describe('the scoreboard policy', () => {
           } else {
             expect(await stack.expectCall(contract.getContestScoreboard, 403, { as, params })).toEqual(HIDDEN_BOARD);
             expect(await stack.expectCall(contract.getContestScoreboardColumns, 403, { as, params })).toEqual(HIDDEN_BOARD);
+            expect(await stack.expectCall(contract.getContestScoreboardChanges, 403, { as, params, query: { since: 'W/"any"' } })).toEqual(HIDDEN_BOARD);
             expect(await stack.expectCall(contract.getUserContestScoreHistory, 403, { as, params: history })).toEqual(HIDDEN_BOARD);
             expect(await stack.expectCall(contract.getContestPrize, 403, { as, params })).toEqual(HIDDEN_BOARD);
           }

@@ -3,6 +3,7 @@
  * show name, a problem's name, the contest's settings, a freeze and its reveal, a rating), both board routes
  * answer what a fresh build of the same view gives, byte for byte, although the board was read (and kept)
  * just before the change. An unchanged board is a 304 for its ETag; compressed answers are the same JSON.
+ * A board's changes since an answer bring that answer to the board read whole.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { buildBoard, type KeptView } from '@otog/api/modules/contests/board-cach
 import { contestContract as contract, type Contest } from '@otog/schemas/api/contest';
 import { problemContract } from '@otog/schemas/api/problem';
 import { userContract } from '@otog/schemas/api/user';
+import { applyBoardChanges, shownBoardOf } from '../../web/src/features/contests/scoreboard/board.ts';
 import { until } from '../support/until.ts';
 import { contestKit, withContestEnds, HOUR, iso, nowSecond } from './support/contest-kit.ts';
 import type { Stack, TestUser } from './support/stack.ts';
@@ -133,6 +135,64 @@ describe('a kept scoreboard', () => {
     const revealed = await expectFresh(contest.id, alice);
     expect(revealed.frozenAt).toBeNull();
     expect(revealed.userContest.find((row) => row.userId === carol.id)?.totalScore).toBe(100);
+  });
+});
+
+describe("a kept board's changes", () => {
+  let contest: Contest;
+  let p1: number;
+  let users: TestUser[];
+
+  /** The live columns answer as `as` reads it, with its ETag. */
+  const columnsNow = async (as: TestUser) => {
+    const { response, body } = await stack.expectResponse(contract.getContestScoreboardColumns, 200, { as, params: { contestId: contest.id } });
+    return { etag: String(response.headers.etag), board: body };
+  };
+  const changesSince = (as: TestUser, since: string) => stack.expectCall(contract.getContestScoreboardChanges, 200, { as, params: { contestId: contest.id }, query: { since } });
+
+  beforeAll(async () => {
+    users = [await stack.createUser(), await stack.createUser(), await stack.createUser()];
+    p1 = await problem('Changes one');
+    contest = await createContest({ name: 'Changes round' }, [p1, await problem('Changes two')]);
+    for (const user of users) await signUp(contest.id, user);
+  });
+
+  it('bring the board a reader has to the one read whole, naming only the rows that changed', async () => {
+    const [alice, bob, carol] = users as [TestUser, TestUser, TestUser];
+    const first = await columnsNow(alice);
+    expect(await changesSince(alice, first.etag)).toEqual({ etag: first.etag, changes: null });
+
+    await judge(await submit(bob, contest.id, p1), 'accept', 100);
+    const second = await columnsNow(alice);
+    expect(second.etag).not.toBe(first.etag);
+    const one = await changesSince(alice, first.etag);
+    expect(one.etag).toBe(second.etag);
+    expect(one.changes?.changed.userId).toEqual([bob.id]);
+    // Bob passed Alice and Carol: their ranks moved, their rows did not.
+    expect(applyBoardChanges(shownBoardOf(first.board, first.etag), one.changes!, one.etag)).toEqual(shownBoardOf(second.board, second.etag));
+
+    await judge(await submit(carol, contest.id, p1), 'reject', 30);
+    await judge(await submit(alice, contest.id, p1), 'accept', 100);
+    const third = await columnsNow(bob);
+    // From the first board: every answer made since, joined.
+    const two = await changesSince(bob, first.etag);
+    expect(two.etag).toBe(third.etag);
+    expect(new Set(two.changes?.changed.userId)).toEqual(new Set([alice.id, bob.id, carol.id]));
+    expect(applyBoardChanges(shownBoardOf(first.board, first.etag), two.changes!, two.etag)).toEqual(shownBoardOf(third.board, third.etag));
+    const fromSecond = await changesSince(bob, second.etag);
+    expect(new Set(fromSecond.changes?.changed.userId)).toEqual(new Set([alice.id, carol.id]));
+  });
+
+  it('cannot tell from an ETag the server never made: read the whole board', async () => {
+    const now = await columnsNow(users[0]!);
+    expect(await changesSince(users[0]!, 'W/"made up"')).toEqual({ etag: now.etag, changes: null });
+  });
+
+  it('refuses a missing or oversized `since` and an unknown contest', async () => {
+    const params = { contestId: contest.id };
+    await stack.expectCall(contract.getContestScoreboardChanges, 400, { as: users[0]!, params });
+    await stack.expectCall(contract.getContestScoreboardChanges, 400, { as: users[0]!, params, query: { since: 'x'.repeat(201) } });
+    await stack.expectCall(contract.getContestScoreboardChanges, 404, { as: users[0]!, params: { contestId: 999_999 }, query: { since: 'W/"a"' } });
   });
 });
 

@@ -230,6 +230,29 @@ const isInt = (value: unknown): value is number => Number.isSafeInteger(value);
 const isIntOrNull = (value: unknown) => value === null || Number.isSafeInteger(value);
 const isCount = (value: unknown) => isInt(value) && value >= 0;
 
+/** A board's per-row columns (the changed rows of a changes answer have the same ones). */
+type RowColumns = Pick<ScoreboardColumns, 'userId' | 'showName' | 'totalScore' | 'maxPenalty' | 'score' | 'pending'>;
+
+/** `value`'s row columns when each is an array of the right values, checked in one loop per column; null otherwise. */
+function rowColumnsOf(value: unknown): RowColumns | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const columns = value as Record<keyof RowColumns, unknown>;
+  const column = (key: keyof RowColumns, check: (item: unknown) => boolean): boolean => Array.isArray(columns[key]) && columns[key].every(check);
+  const shaped =
+    column('userId', isInt) &&
+    column('showName', (item) => typeof item === 'string') &&
+    column('totalScore', isInt) &&
+    column('maxPenalty', isInt) &&
+    column('score', isIntOrNull) &&
+    (columns.pending === undefined || column('pending', isCount));
+  if (!shaped) return null;
+  const rows = columns as RowColumns;
+  const { userId, showName, totalScore, maxPenalty, score, pending } = rows;
+  return { userId, showName, totalScore, maxPenalty, score, ...(pending === undefined ? {} : { pending }) };
+}
+
+const isIntArray = (value: unknown): value is number[] => Array.isArray(value) && value.every(isInt);
+
 /**
  * What ScoreboardColumnsSchema accepts, checked in one loop per column: a browser checks a board of 10,000
  * rows × 10 problems this way in a few milliseconds, where zod walks its 160,000 values one schema call at a
@@ -237,30 +260,61 @@ const isCount = (value: unknown) => isInt(value) && value >= 0;
  */
 export function parseScoreboardColumns(value: unknown): ScoreboardColumns | null {
   const head = columnsHead.safeParse(value);
-  if (!head.success) return null;
-  const board = value as Record<keyof ScoreboardColumns, unknown>;
-  const column = (key: keyof ScoreboardColumns, check: (item: unknown) => boolean): boolean => Array.isArray(board[key]) && board[key].every(check);
-  const shaped =
-    column('userId', isInt) &&
-    column('showName', (item) => typeof item === 'string') &&
-    column('rank', isInt) &&
-    column('totalScore', isInt) &&
-    column('maxPenalty', isInt) &&
-    column('score', isIntOrNull) &&
-    (board.pending === undefined || column('pending', isCount));
-  if (!shaped) return null;
-  const columns = board as Omit<ScoreboardColumns, 'contest' | 'problems' | 'frozenAt'>;
-  const parsed: ScoreboardColumns = {
-    ...head.data,
-    userId: columns.userId,
-    showName: columns.showName,
-    rank: columns.rank,
-    totalScore: columns.totalScore,
-    maxPenalty: columns.maxPenalty,
-    score: columns.score,
-    ...(columns.pending === undefined ? {} : { pending: columns.pending }),
-  };
+  const rows = rowColumnsOf(value);
+  if (!head.success || !rows) return null;
+  const rank = (value as { rank?: unknown }).rank;
+  if (!isIntArray(rank)) return null;
+  const parsed: ScoreboardColumns = { ...head.data, ...rows, rank };
   return columnLengthsAgree(parsed) ? parsed : null;
+}
+
+/** [ours] GET /contest/:contestId/scoreboard/changes?since=…: the ETag of the columns answer the caller has. */
+export const ScoreboardChangesQuerySchema = z.object({ since: z.string().min(1).max(200) });
+
+const changesHead = z.object({ contest: ContestSchema, frozenAt: DateTimeSchema.nullable() });
+
+/**
+ * [ours] What a live (or frozen) board changed since the columns answer the caller has, so a live update
+ * reads a few rows instead of the whole board. Every row's user and rank come whole (a move shifts the
+ * ranks of everyone it passes); the rest only for the rows whose user, name, scores or times changed.
+ */
+export const ScoreboardChangesSchema = z.object({
+  /** The ETag of the columns answer these changes lead to: what the next `since` names. */
+  etag: z.string(),
+  /**
+   * null when `etag` is `since` (nothing changed); otherwise this server cannot tell what changed since then
+   * (an older board, one made by another server, new problems): read the whole board.
+   */
+  changes: changesHead
+    .extend({
+      /** Every row's user and rank, in rank order. */
+      userId: z.array(int),
+      rank: z.array(int),
+      /** The changed rows, and those new to the board, in the whole board's columns (per-problem values row by row). */
+      changed: scoreboardColumnsFields.pick({ userId: true, showName: true, totalScore: true, maxPenalty: true, score: true, pending: true }),
+    })
+    .refine(changesLengthsAgree, { message: 'the columns differ in length' })
+    .nullable(),
+});
+
+/** One rank per row, and one name, total and time per changed row (the cells are checked against the problems by the reader). */
+function changesLengthsAgree({ userId, rank, changed }: { userId: unknown[]; rank: unknown[]; changed: RowColumns }): boolean {
+  return userId.length === rank.length && [changed.showName, changed.totalScore, changed.maxPenalty].every((column) => column.length === changed.userId.length);
+}
+export type ScoreboardChanges = z.infer<typeof ScoreboardChangesSchema>;
+export type BoardChanges = NonNullable<ScoreboardChanges['changes']>;
+
+/** What ScoreboardChangesSchema accepts, checked the way parseScoreboardColumns checks; null when refused. */
+export function parseScoreboardChanges(value: unknown): ScoreboardChanges | null {
+  const answer = value as { etag?: unknown; changes?: unknown } | null;
+  if (typeof answer?.etag !== 'string' || answer.changes === undefined) return null;
+  if (answer.changes === null) return { etag: answer.etag, changes: null };
+  const head = changesHead.safeParse(answer.changes);
+  const { userId, rank, changed } = answer.changes as { userId?: unknown; rank?: unknown; changed?: unknown };
+  const changedRows = rowColumnsOf(changed);
+  if (!head.success || !changedRows || !isIntArray(userId) || !isIntArray(rank)) return null;
+  const changes = { ...head.data, userId, rank, changed: changedRows };
+  return changesLengthsAgree(changes) ? { etag: answer.etag, changes } : null;
 }
 
 /** [ours] GET /contest/:contestId/scoreboard?at=…&judged=…: the board as it stood at a moment. */
@@ -409,6 +463,16 @@ export const contestContract = {
     params: ContestParams,
     query: ScoreboardQuerySchema,
     responses: { 200: ScoreboardColumnsSchema, ...errorResponses(400, 401, 403, 404) },
+  }),
+  getContestScoreboardChanges: defineRoute({
+    method: 'GET',
+    path: '/contest/:contestId/scoreboard/changes',
+    summary: '[ours] What the board of GET /contest/:contestId/scoreboard/columns (same policy, no at) changed since the answer whose ETag is `since`',
+    tags: ['Contest'],
+    access: { role: 'any', offline: 'admin' },
+    params: ContestParams,
+    query: ScoreboardChangesQuerySchema,
+    responses: { 200: ScoreboardChangesSchema, ...errorResponses(400, 401, 403, 404) },
   }),
   getContestPrize: defineRoute({
     method: 'GET',

@@ -2,8 +2,7 @@
  * Calls the API through its contracts (schemas/src/api): builds the URL from the route, sends the access
  * token, and parses every answer with the route's schema for that status. On a 401 it refreshes the
  * access token once (one refresh at a time across requests and, through a Web Lock, across tabs) and
- * retries; when the refresh fails the session has ended. A read given the answer it already has asks with
- * that answer's ETag and keeps it on a 304.
+ * retries; when the refresh fails the session has ended. A checked answer's ETag stays known (etagOf).
  */
 import type { z } from 'zod';
 import { authContract } from '@otog/schemas/api/auth';
@@ -101,18 +100,18 @@ function refreshAccessToken(stale: string | null): Promise<boolean> {
 }
 
 /**
- * The ETag each checked answer came with, by the answer itself, for a read that asks again with the answer it
- * has (CallOptions.previous). Weak: an answer no query holds any more takes its ETag with it.
+ * The ETag each checked answer came with, by the answer itself (a board asks for its changes since it).
+ * Weak: an answer no query holds any more takes its ETag with it.
  */
 const etags = new WeakMap<object, string>();
-const etagOf = (value: unknown) => (typeof value === 'object' && value !== null ? etags.get(value) : undefined);
+export const etagOf = (value: unknown) => (typeof value === 'object' && value !== null ? etags.get(value) : undefined);
 
 interface Sent {
   readonly token: string | null;
   readonly response: Response;
 }
 
-async function send(contract: RouteContract, input: ApiInput, ifNoneMatch?: string): Promise<Sent> {
+async function send(contract: RouteContract, input: ApiInput): Promise<Sent> {
   const token = readAccessToken();
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
@@ -128,8 +127,6 @@ async function send(contract: RouteContract, input: ApiInput, ifNoneMatch?: stri
     const response = await early.catch(() => null);
     if (response) return { token, response };
   }
-  // With this header the browser's cache stays out of the way and a 304 reaches us as it is.
-  if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
   const response = await fetch(url, {
     method: contract.method,
     headers,
@@ -156,26 +153,17 @@ async function readBody(response: Response): Promise<unknown> {
 export interface CallOptions<C extends RouteContract> {
   /** Checks a success body in place of the route's zod schema (same rules, faster on very large answers); null: refused. */
   readonly parse?: (body: unknown) => ApiOk<C> | null;
-  /**
-   * The answer this read already has (a query's data): asked for with its ETag, and on a 304 returned again,
-   * the same object, so a large unchanged answer (a scoreboard read again when the contest room is joined)
-   * is not parsed again and what a page derives from it by identity is not derived again. The ETag names
-   * what the server chose for the caller (a board's view), so a 304 is right for whoever gets it.
-   */
-  readonly previous?: ApiOk<C>;
 }
 
 export async function callApi<C extends RouteContract>(contract: C, input: ApiInput = {}, options: CallOptions<C> = {}): Promise<ApiOk<C>> {
-  const ifNoneMatch = contract.method === 'GET' ? etagOf(options.previous) : undefined;
-  let sent = await send(contract, input, ifNoneMatch);
+  let sent = await send(contract, input);
   // The auth routes treat a bad token as none: their 401 means wrong credentials, not an expired token.
   if (sent.response.status === 401 && !contract.access.ignoresInvalidToken) {
     const stale = sent.token;
-    if (await refreshAccessToken(stale)) sent = await send(contract, input, ifNoneMatch);
+    if (await refreshAccessToken(stale)) sent = await send(contract, input);
     else if (stale) sessionHooks.expired();
   }
   const { response } = sent;
-  if (response.status === 304 && ifNoneMatch !== undefined) return options.previous as ApiOk<C>;
   const body = await readBody(response);
   if (!response.ok) {
     const message = typeof body === 'object' && body !== null && 'message' in body ? String(body.message) : response.statusText;

@@ -21,16 +21,10 @@ export function apiKey(contract: Pick<RouteContract, 'method' | 'path'>, input: 
   return [contract.method, contract.path, input.params ?? {}, input.query ?? {}] as const;
 }
 
-export interface QueryCallOptions<C extends RouteContract> extends Omit<CallOptions<C>, 'previous'> {
-  /** Asks again with the data the query has (CallOptions.previous): an unchanged answer is a 304, kept as it is. */
-  readonly conditional?: boolean;
-}
-
-export function apiQuery<C extends RouteContract>(contract: C, input: Omit<ApiInput, 'signal' | 'body' | 'form'> = {}, { conditional = false, ...options }: QueryCallOptions<C> = {}) {
-  const queryKey = apiKey(contract, input);
+export function apiQuery<C extends RouteContract>(contract: C, input: Omit<ApiInput, 'signal' | 'body' | 'form'> = {}, options: CallOptions<C> = {}) {
   return queryOptions<ApiOk<C>>({
-    queryKey,
-    queryFn: ({ signal, client }) => callApi(contract, { ...input, signal }, conditional ? { ...options, previous: client.getQueryData<ApiOk<C>>(queryKey) } : options),
+    queryKey: apiKey(contract, input),
+    queryFn: ({ signal }) => callApi(contract, { ...input, signal }, options),
   });
 }
 

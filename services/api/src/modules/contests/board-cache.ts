@@ -23,7 +23,9 @@ import { boardCells, boardParticipants, boardResults, boardVersion, type CellCol
 import { scoreCells, type JournalEntry } from '@otog/projections/contest-scores/rules/journal';
 import { findProblems } from '@otog/projections/problems/problems.queries';
 import { answerOf, weakEtag, type ReadyAnswer } from '../../http/cached-answer.ts';
+import type { ScoreboardChanges, ScoreboardColumns } from '@otog/schemas/api/contest';
 import { columnsScoreboard, otogScoreboard, scoreboardRows, type BoardUser, type RankedBoard } from './board-answers.ts';
+import { boardChanges, createChangeLog, type ChangeLog } from './board-changes.ts';
 import { rankBoard } from './scoreboard.ts';
 
 /** The boards the cache keeps: live, or frozen at a moment (ms). Replays are built per request. */
@@ -105,28 +107,61 @@ export async function buildBoard(
 interface Built {
   readonly version: string;
   answer(shape: BoardShape): ReadyAnswer;
+  /** What changed since the columns answer named `since` (ScoreboardChanges), as an answer. */
+  changes(since: string): ReadyAnswer;
 }
 
+/** What a view keeps across its builds. */
+interface ViewHistory {
+  /** The newest answer made per shape. */
+  readonly last: Map<BoardShape, ReadyAnswer>;
+  /** The columns answers made, with what each changed. */
+  readonly log: ChangeLog;
+}
+
+/** Columns answers a view's change log reaches back over: a minute of live updates at a few per second. */
+const LOGGED_ANSWERS = 256;
+
+const newHistory = (): ViewHistory => ({ last: new Map(), log: createChangeLog(LOGGED_ANSWERS) });
+
 /**
- * `last` holds the newest answer made per shape for this view: a build whose JSON is the same bytes (its
- * version moved for something the board does not show) hands that one out again, with its ETag (a 304 for
- * a client that has it) and the compressed forms already made.
+ * `history.last` holds the newest answer made per shape for this view: a build whose JSON is the same bytes
+ * (its version moved for something the board does not show) hands that one out again, with its ETag (a 304
+ * for a client that has it) and the compressed forms already made.
  */
-function built(contestId: number, view: KeptView, version: string, board: RankedBoard, last: Map<BoardShape, ReadyAnswer>): Built {
+function built(contestId: number, view: KeptView, version: string, board: RankedBoard, history: ViewHistory): Built {
   const answers = new Map<BoardShape, ReadyAnswer>();
+  let columns: ScoreboardColumns | undefined;
+  /** Changes answers by `since`, for the ETags the log knows (what readers of this view can have). */
+  const changeAnswers = new Map<string, ReadyAnswer>();
+  const answer = (shape: BoardShape): ReadyAnswer => {
+    let made = answers.get(shape);
+    if (!made) {
+      // The answers are built to the contract's shapes by board-answers.ts; tests check them against it.
+      const content = shape === 'otog' ? otogScoreboard(board) : (columns = columnsScoreboard(board));
+      const json = Buffer.from(JSON.stringify(content));
+      const previous = history.last.get(shape);
+      made = previous?.json.equals(json) ? previous : answerOf(weakEtag('scoreboard', shape, String(contestId), viewKeyOf(view), version), json, 'once');
+      answers.set(shape, made);
+      history.last.set(shape, made);
+      if (columns && shape === 'columns') history.log.record(made.etag, columns);
+    }
+    return made;
+  };
   return {
     version,
-    answer(shape) {
-      let answer = answers.get(shape);
-      if (!answer) {
-        // The answers are built to the contract's shapes by board-answers.ts; tests check them against it.
-        const json = Buffer.from(JSON.stringify(shape === 'otog' ? otogScoreboard(board) : columnsScoreboard(board)));
-        const previous = last.get(shape);
-        answer = previous?.json.equals(json) ? previous : answerOf(weakEtag('scoreboard', shape, String(contestId), viewKeyOf(view), version), json, 'once');
-        answers.set(shape, answer);
-        last.set(shape, answer);
-      }
-      return answer;
+    answer,
+    changes(since) {
+      const now = answer('columns');
+      const kept = changeAnswers.get(since);
+      if (kept) return kept;
+      const users = since === now.etag ? null : history.log.changedBetween(since, now.etag);
+      // Changes with every row changed are the whole board and its ranks again: no worse than reading it whole.
+      const body: ScoreboardChanges = { etag: now.etag, changes: users && boardChanges(columns!, users) };
+      const made = answerOf(weakEtag('scoreboard-changes', String(contestId), viewKeyOf(view), now.etag, since), Buffer.from(JSON.stringify(body)), 'once');
+      // An ETag the log does not know is not kept: a caller could name any.
+      if (users !== null || since === now.etag) changeAnswers.set(since, made);
+      return made;
     },
   };
 }
@@ -147,8 +182,7 @@ interface Running {
 
 interface Slot {
   kept: Built | null;
-  /** The newest answer made per shape. */
-  readonly last: Map<BoardShape, ReadyAnswer>;
+  readonly history: ViewHistory;
   running: Running | null;
   /** The build that starts when the running one ends, shared by every request waiting for it. */
   next: Promise<Built> | null;
@@ -161,10 +195,10 @@ export function createBoardCache(pool: DatabasePool, options: { boards: number }
   const slots = new Map<string, Slot>();
   let tick = 0;
 
-  const build = async (contestId: number, view: KeptView, last: Map<BoardShape, ReadyAnswer>, onVersion?: (version: string) => void): Promise<Built> => {
+  const build = async (contestId: number, view: KeptView, history: ViewHistory, onVersion?: (version: string) => void): Promise<Built> => {
     const read = await buildBoard(pool, contestId, view, onVersion);
     if (!read) throw new ContestGoneError(`contest ${contestId} is gone`);
-    return built(contestId, view, read.version, read.board, last);
+    return built(contestId, view, read.version, read.board, history);
   };
 
   const start = (slot: Slot, contestId: number, view: KeptView): Running => {
@@ -175,7 +209,7 @@ export function createBoardCache(pool: DatabasePool, options: { boards: number }
       versionRead: new Promise<void>((resolve) => (versionRead = resolve)),
       done: Promise.resolve(null as never),
     };
-    running.done = build(contestId, view, slot.last, (version) => {
+    running.done = build(contestId, view, slot.history, (version) => {
       running.known = version;
       versionRead();
     })
@@ -216,21 +250,26 @@ export function createBoardCache(pool: DatabasePool, options: { boards: number }
     return slot.next;
   };
 
+  /** A contest's kept view, no older than the version read on arrival. */
+  const current = async (contestId: number, view: KeptView): Promise<Built> => {
+    const observed = await boardVersion(pool);
+    tick += 1;
+    const ticket = tick;
+    if (options.boards <= 0) return build(contestId, view, newHistory());
+    const key = `${contestId}:${viewKeyOf(view)}`;
+    let slot = slots.get(key);
+    if (slot) slots.delete(key);
+    slot ??= { kept: null, history: newHistory(), running: null, next: null };
+    // Most recently used last; the oldest dropped beyond the bound (its waiters still get their board).
+    slots.set(key, slot);
+    while (slots.size > options.boards) slots.delete(slots.keys().next().value!);
+    return cover(slot, contestId, view, ticket, observed);
+  };
+
   return {
     /** The answer of a contest's kept view, no older than the version read on arrival. */
-    async answer(contestId: number, view: KeptView, shape: BoardShape): Promise<ReadyAnswer> {
-      const observed = await boardVersion(pool);
-      tick += 1;
-      const ticket = tick;
-      if (options.boards <= 0) return (await build(contestId, view, new Map())).answer(shape);
-      const key = `${contestId}:${viewKeyOf(view)}`;
-      let slot = slots.get(key);
-      if (slot) slots.delete(key);
-      slot ??= { kept: null, last: new Map(), running: null, next: null };
-      // Most recently used last; the oldest dropped beyond the bound (its waiters still get their board).
-      slots.set(key, slot);
-      while (slots.size > options.boards) slots.delete(slots.keys().next().value!);
-      return (await cover(slot, contestId, view, ticket, observed)).answer(shape);
-    },
+    answer: async (contestId: number, view: KeptView, shape: BoardShape): Promise<ReadyAnswer> => (await current(contestId, view)).answer(shape),
+    /** What that view changed since the columns answer named `since` (ScoreboardChanges). */
+    changes: async (contestId: number, view: KeptView, since: string): Promise<ReadyAnswer> => (await current(contestId, view)).changes(since),
   };
 }

@@ -29,7 +29,7 @@ import { contestStateAt } from '@otog/schemas/common/contest';
 import type { ContestSettings } from '@otog/schemas/events';
 import { caller, isAdmin, type AuthUser } from '../../http/access.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { sendCachedAnswer } from '../../http/cached-answer.ts';
+import { sendCachedAnswer, type ReadyAnswer } from '../../http/cached-answer.ts';
 import { serve } from '../../http/serve.ts';
 import type { ApiDependencies } from '../../http/settings.ts';
 import { HIDDEN_PROBLEM_MESSAGE } from '../problems/visibility.ts';
@@ -39,7 +39,7 @@ import { handleContest, nextContestId } from './contest-commands.ts';
 import { contestScope, type ContestState } from './contest-decider.ts';
 import { CONTEST_NOT_FOUND, existingContest } from './contest-lookup.ts';
 import { columnsScoreboard, otogScoreboard, scoreboardRows, toContest, type RankedBoard } from './board-answers.ts';
-import { ContestGoneError, createBoardCache, scoringSettings as scoringSettingsOf, type BoardShape, type KeptView } from './board-cache.ts';
+import { ContestGoneError, createBoardCache, scoringSettings as scoringSettingsOf, type KeptView } from './board-cache.ts';
 import { rankBoard } from './scoreboard.ts';
 
 const PROBLEM_NOT_FOUND = 'Problem not found';
@@ -176,6 +176,12 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     return scoreHistory(contest, userId, own ? null : frozenAtFor(timesOf(contest), isAdmin(request.auth), now));
   });
 
+  /** The board the caller may see without `at`: live, or frozen for them. */
+  const keptViewFor = (contest: ContestRecord, auth: AuthUser | null, now: number): KeptView => {
+    const frozenAt = frozenAtFor(timesOf(contest), isAdmin(auth), now);
+    return frozenAt === null ? { kind: 'live' } : { kind: 'frozen', at: frozenAt };
+  };
+
   /**
    * The board the caller may see: refused under the policy (403); a replay they may see (built per request),
    * or the live board or the one frozen for them (kept by the board cache, which only keeps content: the
@@ -196,13 +202,12 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
       if (!replayOpenTo(times, admin, moment, now)) throw forbidden(SCOREBOARD_HIDDEN_MESSAGE);
       return { kind: 'replay', board: await replayedBoard(contest, moment, judged) };
     }
-    const frozenAt = frozenAtFor(times, admin, now);
-    return { kind: 'kept', contestId: contest.id, view: frozenAt === null ? { kind: 'live' } : { kind: 'frozen', at: frozenAt } };
+    return { kind: 'kept', contestId: contest.id, view: keptViewFor(contest, auth, now) };
   };
 
-  const keptAnswer = async (contestId: number, view: KeptView, shape: BoardShape) => {
+  const keptAnswer = async (answer: () => Promise<ReadyAnswer>) => {
     try {
-      return await boards.answer(contestId, view, shape);
+      return await answer();
     } catch (error) {
       // Deleted between the policy check and the build.
       if (error instanceof ContestGoneError) throw notFound(CONTEST_NOT_FOUND);
@@ -213,13 +218,21 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
   serve(app, contract.getContestScoreboard, async (request, reply) => {
     const visible = await visibleBoard(request.params.contestId, request.auth, request.query);
     if (visible.kind === 'replay') return otogScoreboard(visible.board);
-    return sendCachedAnswer(request, reply, await keptAnswer(visible.contestId, visible.view, 'otog'));
+    return sendCachedAnswer(request, reply, await keptAnswer(() => boards.answer(visible.contestId, visible.view, 'otog')));
   });
 
   serve(app, contract.getContestScoreboardColumns, async (request, reply) => {
     const visible = await visibleBoard(request.params.contestId, request.auth, request.query);
     if (visible.kind === 'replay') return columnsScoreboard(visible.board);
-    return sendCachedAnswer(request, reply, await keptAnswer(visible.contestId, visible.view, 'columns'));
+    return sendCachedAnswer(request, reply, await keptAnswer(() => boards.answer(visible.contestId, visible.view, 'columns')));
+  });
+
+  serve(app, contract.getContestScoreboardChanges, async (request, reply) => {
+    const contest = await found(request.params.contestId);
+    const now = Date.now();
+    boardRefusal(contest, request.auth, now);
+    const view = keptViewFor(contest, request.auth, now);
+    return sendCachedAnswer(request, reply, await keptAnswer(() => boards.changes(contest.id, view, request.query.since)));
   });
 
   serve(app, contract.getContestPrize, async (request) => {

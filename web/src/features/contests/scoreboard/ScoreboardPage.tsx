@@ -24,7 +24,7 @@ import { useDebounced } from '../../../lib/use-debounced.ts';
 import { toast } from '../../../lib/toast.tsx';
 import { contestPhase } from '../phase.ts';
 import { boardQuery, boardsOf } from './board-query.ts';
-import { boardRowsOf, parseContestId, policyMessage, REPLAY_STEPS, replayMoment, replayStepAtOrBefore, type BoardProblem, type BoardRow } from './board.ts';
+import { parseContestId, policyMessage, REPLAY_STEPS, replayMoment, replayStepAtOrBefore, type BoardProblem, type BoardRow } from './board.ts';
 import { PrizeTable } from './PrizeTable.tsx';
 import { ReplayControl } from './ReplayControl.tsx';
 import type { ScoreHistoryTarget } from './ScoreHistoryDialog.tsx';
@@ -103,7 +103,7 @@ function Scoreboard({ contestId }: { contestId: number }) {
   }, [watched, refetchBoard, queryClient, contestId]);
 
   const problems = useMemo<readonly BoardProblem[]>(() => shown?.problems ?? [], [shown]);
-  const rows = useMemo<BoardRow[]>(() => (shown ? boardRowsOf(shown) : []), [shown]);
+  const rows = useMemo<readonly BoardRow[]>(() => shown?.rows ?? [], [shown]);
   const firstBlood = useMemo(
     () => new Map((prizes.data?.firstBlood ?? []).flatMap((prize) => (prize.problem && prize.user ? [[prize.problem.id, prize.user.id] as const] : []))),
     [prizes.data],

@@ -1,5 +1,5 @@
 /** The scoreboard's rules, pure so their tests are tables: rows from the API's columns, cell tones, the contest id in the URL, the policy's message. */
-import type { ScoreboardColumns } from '@otog/schemas/api/contest';
+import type { BoardChanges, Contest, ScoreboardColumns } from '@otog/schemas/api/contest';
 import type { ScoreboardPolicy } from '@otog/schemas/common/contest';
 
 export interface BoardProblem {
@@ -22,19 +22,61 @@ export interface BoardRow {
   readonly pending: ReadonlyArray<number>;
 }
 
-/** The rows of GET /contest/{id}/scoreboard/columns, in rank order. */
-export function boardRowsOf(board: ScoreboardColumns): BoardRow[] {
-  const width = board.problems.length;
+/** A board as the page shows it. */
+export interface ShownBoard {
+  readonly contest: Contest;
+  readonly problems: readonly BoardProblem[];
+  readonly frozenAt: string | null;
+  /** In rank order. */
+  readonly rows: readonly BoardRow[];
+  /** The ETag of the columns answer this board equals, what its changes are asked since; null: none known (a replay). */
+  readonly etag: string | null;
+}
+
+type RowColumns = Pick<ScoreboardColumns, 'userId' | 'showName' | 'totalScore' | 'maxPenalty' | 'score' | 'pending'>;
+
+/** The rows of row columns (a whole board's, or the changed rows of a changes answer), ranked by `rankOf`. */
+function rowsOf(columns: RowColumns, width: number, rankOf: (index: number) => number): BoardRow[] {
   const none: number[] = new Array(width).fill(0);
-  return board.userId.map((userId, index) => ({
+  return columns.userId.map((userId, index) => ({
     userId,
-    showName: board.showName[index] ?? '',
-    rank: board.rank[index] ?? index + 1,
-    totalScore: board.totalScore[index] ?? 0,
-    maxPenalty: board.maxPenalty[index] ?? 0,
-    scores: board.score.slice(index * width, (index + 1) * width),
-    pending: board.pending ? board.pending.slice(index * width, (index + 1) * width) : none,
+    showName: columns.showName[index] ?? '',
+    rank: rankOf(index),
+    totalScore: columns.totalScore[index] ?? 0,
+    maxPenalty: columns.maxPenalty[index] ?? 0,
+    scores: columns.score.slice(index * width, (index + 1) * width),
+    pending: columns.pending ? columns.pending.slice(index * width, (index + 1) * width) : none,
   }));
+}
+
+/** The rows of GET /contest/{id}/scoreboard/columns, in rank order. */
+export const boardRowsOf = (board: ScoreboardColumns): BoardRow[] => rowsOf(board, board.problems.length, (index) => board.rank[index] ?? index + 1);
+
+/** The board of a columns answer, which came with `etag`. */
+export function shownBoardOf(board: ScoreboardColumns, etag: string | null): ShownBoard {
+  return { contest: board.contest, problems: board.problems, frozenAt: board.frozenAt, rows: boardRowsOf(board), etag };
+}
+
+/**
+ * `board` brought up to the board of a changes answer (named `etag`): the changed rows are new, the others
+ * the same objects unless their rank moved, so the rows on screen that did not change are not drawn again.
+ * null when the changes do not fit `board` (read the whole board).
+ */
+export function applyBoardChanges(board: ShownBoard, changes: BoardChanges, etag: string): ShownBoard | null {
+  const width = board.problems.length;
+  const { changed } = changes;
+  if (changed.score.length !== changed.userId.length * width || (changed.pending !== undefined && changed.pending.length !== changed.score.length)) return null;
+  const before = new Map(board.rows.map((row) => [row.userId, row]));
+  const fresh = new Map(rowsOf(changed, width, () => 0).map((row) => [row.userId, row]));
+  const rows: BoardRow[] = [];
+  for (let index = 0; index < changes.userId.length; index++) {
+    const userId = changes.userId[index]!;
+    const rank = changes.rank[index]!;
+    const row = fresh.get(userId) ?? before.get(userId);
+    if (!row) return null;
+    rows.push(row.rank === rank ? row : { ...row, rank });
+  }
+  return { contest: changes.contest, problems: board.problems, frozenAt: changes.frozenAt, rows, etag };
 }
 
 export type CellTone = 'full' | 'partial' | 'zero' | 'none';
