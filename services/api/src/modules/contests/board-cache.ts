@@ -10,12 +10,16 @@
  *   the request read its version sees at least that). So a request never gets a board older than the one
  *   it would have built itself, and concurrent requests share builds: at most one runs per board, and every
  *   request that arrives meanwhile waits for the same next one.
+ * - Changes: each view logs which users' rows every columns answer made for it changed (board-changes.ts),
+ *   so a reader that names the answer it has gets those rows and every rank, not the board again. Another
+ *   API node's log knows only the answers that node made: its readers then read the board whole once.
  * - Who may see which board (the policy, frozen or live) is decided per request before the cache is asked;
  *   the cache only keeps content, per contest and view (live, or frozen at a moment).
  * - Memory: the boards of the `boards` views used last are kept (least recently used dropped). One kept
  *   board of 10,000 contestants × 10 problems is ~15 MB: the ranked rows (5.5 MB of heap) and the answers
  *   made of them (OTOG's 4.7 MB and the columns' 1.1 MB of JSON; brotli and gzip of both, 0.5 MB, once
- *   asked for); while its next build runs, that board and the last answers are held beside it.
+ *   asked for); while its next build runs, that board and the last answers are held beside it. A view's log
+ *   holds its newest columns (to compare the next with) and, per answer, the users it changed.
  */
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
 import { createContestQueries, createContestScoreQueries, type ContestRecord } from '@otog/projections';
