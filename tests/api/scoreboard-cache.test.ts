@@ -143,15 +143,16 @@ describe("a kept board's changes", () => {
   let p1: number;
   let users: TestUser[];
 
-  /** The live columns answer as `as` reads it, with its ETag. */
-  const columnsNow = async (as: TestUser) => {
-    const { response, body } = await stack.expectResponse(contract.getContestScoreboardColumns, 200, { as, params: { contestId: contest.id } });
+  /** The columns answer as `as` reads it, with its ETag. */
+  const columnsNow = async (as: TestUser, contestId = contest.id) => {
+    const { response, body } = await stack.expectResponse(contract.getContestScoreboardColumns, 200, { as, params: { contestId } });
     return { etag: String(response.headers.etag), board: body };
   };
-  const changesSince = (as: TestUser, since: string) => stack.expectCall(contract.getContestScoreboardChanges, 200, { as, params: { contestId: contest.id }, query: { since } });
+  const changesSince = (as: TestUser, since: string, contestId = contest.id) => stack.expectCall(contract.getContestScoreboardChanges, 200, { as, params: { contestId }, query: { since } });
 
   beforeAll(async () => {
-    users = [await stack.createUser(), await stack.createUser(), await stack.createUser()];
+    // Three who submit, three who do not: changes name at most half the rows (more, and the board is read whole).
+    users = await Promise.all(Array.from({ length: 6 }, () => stack.createUser()));
     p1 = await problem('Changes one');
     contest = await createContest({ name: 'Changes round' }, [p1, await problem('Changes two')]);
     for (const user of users) await signUp(contest.id, user);
@@ -181,6 +182,33 @@ describe("a kept board's changes", () => {
     expect(applyBoardChanges(shownBoardOf(first.board, first.etag), two.changes!, two.etag)).toEqual(shownBoardOf(third.board, third.etag));
     const fromSecond = await changesSince(bob, second.etag);
     expect(new Set(fromSecond.changes?.changed.userId)).toEqual(new Set([alice.id, carol.id]));
+
+    // More than half the rows changed since the first board: that reader reads the board whole.
+    await judge(await submit(users[3]!, contest.id, p1), 'reject', 10);
+    const fourth = await columnsNow(bob);
+    expect(await changesSince(bob, first.etag)).toEqual({ etag: fourth.etag, changes: null });
+    expect((await changesSince(bob, third.etag)).changes?.changed.userId).toEqual([users[3]!.id]);
+  });
+
+  it('of a frozen board as a contestant sees it: a submission after the freeze is a pending count, and a live ETag is not of this board', async () => {
+    const [dave, erin] = [await stack.createUser(), await stack.createUser()];
+    const p = await problem('Changes frozen');
+    const frozen = await createContest({ name: 'Changes frozen round' }, [p]);
+    for (const user of [dave, erin, ...users]) await signUp(frozen.id, user);
+    await judge(await submit(dave, frozen.id, p), 'accept', 100);
+    await patch(frozen.id, { freezeAt: iso(Date.now()) });
+    const before = await columnsNow(erin, frozen.id);
+    expect(before.board.frozenAt).not.toBeNull();
+    const live = await columnsNow(admin, frozen.id);
+    expect(live.board.frozenAt).toBeNull();
+
+    await judge(await submit(erin, frozen.id, p), 'accept', 100);
+    const after = await columnsNow(erin, frozen.id);
+    const changes = await changesSince(erin, before.etag, frozen.id);
+    expect(changes.etag).toBe(after.etag);
+    expect(changes.changes?.changed).toMatchObject({ userId: [erin.id], score: [0], pending: [1] });
+    expect(applyBoardChanges(shownBoardOf(before.board, before.etag), changes.changes!, changes.etag)).toEqual(shownBoardOf(after.board, after.etag));
+    expect(await changesSince(erin, live.etag, frozen.id)).toEqual({ etag: after.etag, changes: null });
   });
 
   it('cannot tell from an ETag the server never made: read the whole board', async () => {

@@ -125,6 +125,11 @@ describe('parseScoreboardChanges agrees with ScoreboardChangesSchema', () => {
     ['a score as text', { ...valid, changes: { ...valid.changes, changed: { ...valid.changes.changed, score: ['5', null] } } }],
     ['a negative pending count', { ...valid, changes: { ...valid.changes, changed: { ...valid.changes.changed, pending: [-1, 0] } } }],
     ['no contest', { ...valid, changes: { ...valid.changes, contest: undefined } }],
+    ['keys the schema does not know', { ...valid, extra: 1, changes: { ...valid.changes, extra: 2, changed: { ...valid.changes.changed, extra: 3 } } }],
+    ['changed rows with pending counts', { ...valid, changes: { ...valid.changes, changed: { ...valid.changes.changed, pending: [0, 2] } } }],
+    ['changed rows that are not an object', { ...valid, changes: { ...valid.changes, changed: [] } }],
+    ['not an object', 'W/"a"'],
+    ['null', null],
   ];
   it.each(samples)('%s', (_, sample) => {
     const zod = ScoreboardChangesSchema.safeParse(sample);
@@ -154,7 +159,7 @@ function step(rng: Random, entries: Entry[], frozen: boolean): Entry[] {
     else entry.scores[column] = rng.int(0, 100);
     if (rng.chance(0.3)) entry.maxPenalty = rng.int(0, 10_000);
   }
-  if (rng.chance(0.3)) next.push({ userId: 100 + next.length + rng.int(0, 1_000), scores: problems.map(() => null) });
+  if (rng.chance(0.3)) next.push({ userId: Math.max(0, ...next.map((entry) => entry.userId)) + 1, scores: problems.map(() => null) });
   if (rng.chance(0.1) && next.length > 1) next.splice(rng.int(0, next.length - 1), 1);
   if (rng.chance(0.1) && next.length > 0) rng.pick(next).showName = `ชื่อ${rng.int(0, 99)}`;
   return next;

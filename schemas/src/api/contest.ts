@@ -231,7 +231,7 @@ const isIntOrNull = (value: unknown) => value === null || Number.isSafeInteger(v
 const isCount = (value: unknown) => isInt(value) && value >= 0;
 
 /** A board's per-row columns (the changed rows of a changes answer have the same ones). */
-type RowColumns = Pick<ScoreboardColumns, 'userId' | 'showName' | 'totalScore' | 'maxPenalty' | 'score' | 'pending'>;
+export type RowColumns = Pick<ScoreboardColumns, 'userId' | 'showName' | 'totalScore' | 'maxPenalty' | 'score' | 'pending'>;
 
 /** `value`'s row columns when each is an array of the right values, checked in one loop per column; null otherwise. */
 function rowColumnsOf(value: unknown): RowColumns | null {

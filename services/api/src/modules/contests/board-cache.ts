@@ -11,15 +11,17 @@
  *   it would have built itself, and concurrent requests share builds: at most one runs per board, and every
  *   request that arrives meanwhile waits for the same next one.
  * - Changes: each view logs which users' rows every columns answer made for it changed (board-changes.ts),
- *   so a reader that names the answer it has gets those rows and every rank, not the board again. Another
- *   API node's log knows only the answers that node made: its readers then read the board whole once.
+ *   so a reader that names the answer it has gets those rows and every rank, not the board again. A node's
+ *   log knows only the answers that node made (two nodes may name one board differently): a reader sent to
+ *   a node that never made the answer it has reads the board whole.
  * - Who may see which board (the policy, frozen or live) is decided per request before the cache is asked;
  *   the cache only keeps content, per contest and view (live, or frozen at a moment).
  * - Memory: the boards of the `boards` views used last are kept (least recently used dropped). One kept
  *   board of 10,000 contestants × 10 problems is ~15 MB: the ranked rows (5.5 MB of heap) and the answers
  *   made of them (OTOG's 4.7 MB and the columns' 1.1 MB of JSON; brotli and gzip of both, 0.5 MB, once
  *   asked for); while its next build runs, that board and the last answers are held beside it. A view's log
- *   holds its newest columns (to compare the next with) and, per answer, the users it changed.
+ *   holds its newest columns (to compare the next with) and, per answer, the users it changed; a build keeps
+ *   up to 8 changes answers, each at most half a board's rows (a few KB for a verdict's update).
  */
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
 import { createContestQueries, createContestScoreQueries, type ContestRecord } from '@otog/projections';
@@ -125,6 +127,8 @@ interface ViewHistory {
 
 /** Columns answers a view's change log reaches back over: a minute of live updates at a few per second. */
 const LOGGED_ANSWERS = 256;
+/** Changes answers a build keeps, by `since`: its readers have the board before it, now and then an older one. */
+const KEPT_CHANGES = 8;
 
 const newHistory = (): ViewHistory => ({ last: new Map(), log: createChangeLog(LOGGED_ANSWERS) });
 
@@ -142,13 +146,13 @@ function built(contestId: number, view: KeptView, version: string, board: Ranked
     let made = answers.get(shape);
     if (!made) {
       // The answers are built to the contract's shapes by board-answers.ts; tests check them against it.
-      const content = shape === 'otog' ? otogScoreboard(board) : (columns = columnsScoreboard(board));
-      const json = Buffer.from(JSON.stringify(content));
+      if (shape === 'columns') columns = columnsScoreboard(board);
+      const json = Buffer.from(JSON.stringify(shape === 'columns' ? columns : otogScoreboard(board)));
       const previous = history.last.get(shape);
       made = previous?.json.equals(json) ? previous : answerOf(weakEtag('scoreboard', shape, String(contestId), viewKeyOf(view), version), json, 'once');
       answers.set(shape, made);
       history.last.set(shape, made);
-      if (columns && shape === 'columns') history.log.record(made.etag, columns);
+      if (shape === 'columns') history.log.record(made.etag, columns!);
     }
     return made;
   };
@@ -160,11 +164,14 @@ function built(contestId: number, view: KeptView, version: string, board: Ranked
       const kept = changeAnswers.get(since);
       if (kept) return kept;
       const users = since === now.etag ? null : history.log.changedBetween(since, now.etag);
-      // Changes with every row changed are the whole board and its ranks again: no worse than reading it whole.
-      const body: ScoreboardChanges = { etag: now.etag, changes: users && boardChanges(columns!, users) };
+      // With half the rows changed, the whole board (one answer for every reader, made already) is as cheap to read.
+      const body: ScoreboardChanges = { etag: now.etag, changes: users && users.size * 2 <= columns!.userId.length ? boardChanges(columns!, users) : null };
       const made = answerOf(weakEtag('scoreboard-changes', String(contestId), viewKeyOf(view), now.etag, since), Buffer.from(JSON.stringify(body)), 'once');
-      // An ETag the log does not know is not kept: a caller could name any.
-      if (users !== null || since === now.etag) changeAnswers.set(since, made);
+      // The newest few `since` the log knows are kept: a caller could name any ETag it has seen.
+      if (users !== null || since === now.etag) {
+        changeAnswers.set(since, made);
+        if (changeAnswers.size > KEPT_CHANGES) changeAnswers.delete(changeAnswers.keys().next().value!);
+      }
       return made;
     },
   };

@@ -1,7 +1,7 @@
 /** The board's read, shared by the page and the preload at boot so both use one key and one check. */
 import { queryOptions } from '@tanstack/react-query';
 import { contestContract, parseScoreboardChanges, parseScoreboardColumns } from '@otog/schemas/api/contest';
-import { callApi, etagOf } from '../../../lib/api.ts';
+import { ApiError, callApi, etagOf } from '../../../lib/api.ts';
 import { apiKey } from '../../../lib/query.ts';
 import { applyBoardChanges, shownBoardOf, type ShownBoard } from './board.ts';
 
@@ -19,9 +19,13 @@ export function boardQuery(contestId: number, at: string | null = null) {
     queryFn: async ({ signal, client, queryKey }) => {
       const previous = at === null ? client.getQueryData<ShownBoard>(queryKey) : undefined;
       if (previous?.etag) {
-        const answer = await callApi(contestContract.getContestScoreboardChanges, { params, query: { since: previous.etag }, signal }, { parse: parseScoreboardChanges });
-        if (answer.etag === previous.etag) return previous;
-        const changed = answer.changes && applyBoardChanges(previous, answer.changes, answer.etag);
+        // A refusal is the whole read's to give (an API node without the route during an upgrade answers 404).
+        const answer = await callApi(contestContract.getContestScoreboardChanges, { params, query: { since: previous.etag }, signal }, { parse: parseScoreboardChanges }).catch((error: unknown) => {
+          if (error instanceof ApiError) return null;
+          throw error;
+        });
+        if (answer?.etag === previous.etag) return previous;
+        const changed = answer?.changes && applyBoardChanges(previous, answer.changes, answer.etag);
         if (changed) return changed;
       }
       const columns = await callApi(contestContract.getContestScoreboardColumns, { params, query, signal }, { parse: parseScoreboardColumns });

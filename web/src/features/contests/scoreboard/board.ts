@@ -1,5 +1,5 @@
 /** The scoreboard's rules, pure so their tests are tables: rows from the API's columns, cell tones, the contest id in the URL, the policy's message. */
-import type { BoardChanges, Contest, ScoreboardColumns } from '@otog/schemas/api/contest';
+import type { BoardChanges, Contest, RowColumns, ScoreboardColumns } from '@otog/schemas/api/contest';
 import type { ScoreboardPolicy } from '@otog/schemas/common/contest';
 
 export interface BoardProblem {
@@ -32,8 +32,6 @@ export interface ShownBoard {
   /** The ETag of the columns answer this board equals, what its changes are asked since; null: none known (a replay). */
   readonly etag: string | null;
 }
-
-type RowColumns = Pick<ScoreboardColumns, 'userId' | 'showName' | 'totalScore' | 'maxPenalty' | 'score' | 'pending'>;
 
 /** The rows of row columns (a whole board's, or the changed rows of a changes answer), ranked by `rankOf`. */
 function rowsOf(columns: RowColumns, width: number, rankOf: (index: number) => number): BoardRow[] {
