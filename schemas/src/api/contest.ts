@@ -283,7 +283,8 @@ export const ScoreboardChangesSchema = z.object({
   etag: z.string(),
   /**
    * null when `etag` is `since` (nothing changed); otherwise this server cannot tell what changed since then
-   * (an older board, one made by another server, new problems): read the whole board.
+   * (an older board, one made by another server, new problems), or more than half the rows changed: read
+   * the whole board.
    */
   changes: changesHead
     .extend({
@@ -301,6 +302,7 @@ export const ScoreboardChangesSchema = z.object({
 function changesLengthsAgree({ userId, rank, changed }: { userId: unknown[]; rank: unknown[]; changed: RowColumns }): boolean {
   return userId.length === rank.length && [changed.showName, changed.totalScore, changed.maxPenalty].every((column) => column.length === changed.userId.length);
 }
+
 export type ScoreboardChanges = z.infer<typeof ScoreboardChangesSchema>;
 export type BoardChanges = NonNullable<ScoreboardChanges['changes']>;
 
