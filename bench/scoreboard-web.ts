@@ -58,7 +58,7 @@ const kb = (files: readonly JsFile[]) => files.reduce((sum, file) => sum + file.
 async function seedContest(
   stack: BenchApiStack,
   contestants: number,
-): Promise<{ contestId: number; viewer: { id: number; token: string }; others: number[]; problemIds: number[]; nextSubmission: () => Promise<number> }> {
+): Promise<{ contestId: number; viewer: { id: number; token: string }; rival: number; problemIds: number[]; nextSubmission: () => Promise<number> }> {
   const pool = stack.db.pool;
   const deps = { pool: stack.runtime.pool, store: stack.runtime.store };
   const [admin] = await stack.createUsers(1, 'admin', 'bench_board_admin_');
@@ -108,7 +108,7 @@ async function seedContest(
     });
   }
   let spare = total;
-  return { contestId, viewer, others: ids.slice(1), problemIds, nextSubmission: async () => submissionIds[spare++]! };
+  return { contestId, viewer, rival: ids.at(-1)!, problemIds, nextSubmission: async () => submissionIds[spare++]! };
 }
 
 const CONTEXT_OPTIONS = { viewport: { width: 1280, height: 900 }, locale: 'th-TH', timezoneId: 'Asia/Bangkok' };
@@ -158,7 +158,7 @@ export async function benchScoreboardWeb(context: BenchContext): Promise<BenchRe
   const browser = await launchBrowser();
   try {
     const seedStart = performance.now();
-    const { contestId, viewer, others, problemIds, nextSubmission } = await seedContest(stack, contestants);
+    const { contestId, viewer, rival, problemIds, nextSubmission } = await seedContest(stack, contestants);
     await stack.waitForCatchUp(1_800_000);
     await stack.db.pool.query(sql.unsafe`VACUUM ANALYZE`);
     const seedMs = performance.now() - seedStart;
@@ -282,7 +282,7 @@ export async function benchScoreboardWeb(context: BenchContext): Promise<BenchRe
     const update = await liveUpdate(viewer.id);
     // The same update read whole, for comparison: the server is made to answer that it cannot tell the changes.
     await page.route((address) => address.pathname.endsWith('/scoreboard/changes'), (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ etag: 'W/"bench"', changes: null }) }));
-    const wholeUpdate = await liveUpdate(others.at(-1)!);
+    const wholeUpdate = await liveUpdate(rival);
     await page.unrouteAll();
     await page.close();
     await browserContext.close();

@@ -21,14 +21,14 @@
  *   made of them (OTOG's 4.7 MB and the columns' 1.1 MB of JSON; brotli and gzip of both, 0.5 MB, once
  *   asked for); while its next build runs, that board and the last answers are held beside it. A view's log
  *   holds its newest columns (to compare the next with) and, per answer, the users it changed; a build keeps
- *   up to 8 changes answers, each at most half a board's rows (a few KB for a verdict's update).
+ *   4 MB of changes answers, each at most half a board's rows (a few KB for a verdict's update).
  */
 import { sql, type DatabasePool, type Queryable } from '@otog/platform/db/pool';
 import { createContestQueries, createContestScoreQueries, type ContestRecord } from '@otog/projections';
 import { boardCells, boardParticipants, boardResults, boardVersion, type CellColumns } from '@otog/projections/contest-scores/board.queries';
 import { scoreCells, type JournalEntry } from '@otog/projections/contest-scores/rules/journal';
 import { findProblems } from '@otog/projections/problems/problems.queries';
-import { answerOf, weakEtag, type ReadyAnswer } from '../../http/cached-answer.ts';
+import { answerOf, createByteCache, weakEtag, type ReadyAnswer } from '../../http/cached-answer.ts';
 import type { ScoreboardChanges, ScoreboardColumns } from '@otog/schemas/api/contest';
 import { columnsScoreboard, otogScoreboard, scoreboardRows, type BoardUser, type RankedBoard } from './board-answers.ts';
 import { boardChanges, createChangeLog, type ChangeLog } from './board-changes.ts';
@@ -127,8 +127,8 @@ interface ViewHistory {
 
 /** Columns answers a view's change log reaches back over: a minute of live updates at a few per second. */
 const LOGGED_ANSWERS = 256;
-/** Changes answers a build keeps, by `since`: its readers have the board before it, now and then an older one. */
-const KEPT_CHANGES = 8;
+/** Bytes of changes answers a build keeps, by `since` (its readers have the board before it, now and then an older one). */
+const KEPT_CHANGES_BYTES = 4 * 1024 * 1024;
 
 const newHistory = (): ViewHistory => ({ last: new Map(), log: createChangeLog(LOGGED_ANSWERS) });
 
@@ -139,20 +139,20 @@ const newHistory = (): ViewHistory => ({ last: new Map(), log: createChangeLog(L
  */
 function built(contestId: number, view: KeptView, version: string, board: RankedBoard, history: ViewHistory): Built {
   const answers = new Map<BoardShape, ReadyAnswer>();
-  let columns: ScoreboardColumns | undefined;
+  let columnsMade: ScoreboardColumns | undefined;
+  const columns = () => (columnsMade ??= columnsScoreboard(board));
   /** Changes answers by `since`, for the ETags the log knows (what readers of this view can have). */
-  const changeAnswers = new Map<string, ReadyAnswer>();
+  const changeAnswers = createByteCache<ReadyAnswer>(KEPT_CHANGES_BYTES, (kept) => kept.json.length);
   const answer = (shape: BoardShape): ReadyAnswer => {
     let made = answers.get(shape);
     if (!made) {
       // The answers are built to the contract's shapes by board-answers.ts; tests check them against it.
-      if (shape === 'columns') columns = columnsScoreboard(board);
-      const json = Buffer.from(JSON.stringify(shape === 'columns' ? columns : otogScoreboard(board)));
+      const json = Buffer.from(JSON.stringify(shape === 'columns' ? columns() : otogScoreboard(board)));
       const previous = history.last.get(shape);
       made = previous?.json.equals(json) ? previous : answerOf(weakEtag('scoreboard', shape, String(contestId), viewKeyOf(view), version), json, 'once');
       answers.set(shape, made);
       history.last.set(shape, made);
-      if (shape === 'columns') history.log.record(made.etag, columns!);
+      if (shape === 'columns') history.log.record(made.etag, columns());
     }
     return made;
   };
@@ -165,13 +165,10 @@ function built(contestId: number, view: KeptView, version: string, board: Ranked
       if (kept) return kept;
       const users = since === now.etag ? null : history.log.changedBetween(since, now.etag);
       // With half the rows changed, the whole board (one answer for every reader, made already) is as cheap to read.
-      const body: ScoreboardChanges = { etag: now.etag, changes: users && users.size * 2 <= columns!.userId.length ? boardChanges(columns!, users) : null };
+      const body: ScoreboardChanges = { etag: now.etag, changes: users && users.size * 2 <= columns().userId.length ? boardChanges(columns(), users) : null };
       const made = answerOf(weakEtag('scoreboard-changes', String(contestId), viewKeyOf(view), now.etag, since), Buffer.from(JSON.stringify(body)), 'once');
-      // The newest few `since` the log knows are kept: a caller could name any ETag it has seen.
-      if (users !== null || since === now.etag) {
-        changeAnswers.set(since, made);
-        if (changeAnswers.size > KEPT_CHANGES) changeAnswers.delete(changeAnswers.keys().next().value!);
-      }
+      // Only a `since` the log knows is kept (a caller could name any), the ones asked for last first.
+      if (users !== null || since === now.etag) changeAnswers.set(since, made);
       return made;
     },
   };

@@ -205,9 +205,9 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     return { kind: 'kept', contestId: contest.id, view: keptViewFor(contest, auth, now) };
   };
 
-  const keptAnswer = async (answer: () => Promise<ReadyAnswer>) => {
+  const keptAnswer = async (answer: Promise<ReadyAnswer>) => {
     try {
-      return await answer();
+      return await answer;
     } catch (error) {
       // Deleted between the policy check and the build.
       if (error instanceof ContestGoneError) throw notFound(CONTEST_NOT_FOUND);
@@ -218,13 +218,13 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
   serve(app, contract.getContestScoreboard, async (request, reply) => {
     const visible = await visibleBoard(request.params.contestId, request.auth, request.query);
     if (visible.kind === 'replay') return otogScoreboard(visible.board);
-    return sendCachedAnswer(request, reply, await keptAnswer(() => boards.answer(visible.contestId, visible.view, 'otog')));
+    return sendCachedAnswer(request, reply, await keptAnswer(boards.answer(visible.contestId, visible.view, 'otog')));
   });
 
   serve(app, contract.getContestScoreboardColumns, async (request, reply) => {
     const visible = await visibleBoard(request.params.contestId, request.auth, request.query);
     if (visible.kind === 'replay') return columnsScoreboard(visible.board);
-    return sendCachedAnswer(request, reply, await keptAnswer(() => boards.answer(visible.contestId, visible.view, 'columns')));
+    return sendCachedAnswer(request, reply, await keptAnswer(boards.answer(visible.contestId, visible.view, 'columns')));
   });
 
   serve(app, contract.getContestScoreboardChanges, async (request, reply) => {
@@ -232,7 +232,7 @@ export async function contestsRoutes(app: FastifyInstance, deps: ApiDependencies
     const now = Date.now();
     boardRefusal(contest, request.auth, now);
     const view = keptViewFor(contest, request.auth, now);
-    return sendCachedAnswer(request, reply, await keptAnswer(() => boards.changes(contest.id, view, request.query.since)));
+    return sendCachedAnswer(request, reply, await keptAnswer(boards.changes(contest.id, view, request.query.since)));
   });
 
   serve(app, contract.getContestPrize, async (request) => {
